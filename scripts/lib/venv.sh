@@ -1,0 +1,58 @@
+# Creates or updates the test virtualenv (moto server, the Python datalake client, cfn-lint) from
+# scripts/requirements-dev.txt. Run it (`bash scripts/lib/venv.sh`) or source it; either way it ends
+# with DATALAKE_VENV exported. Location: $DATALAKE_VENV, else .venv at the repo root (git-ignored).
+# Fast when nothing changed: a stamp file in the venv holds the hash of the requirements and of the
+# python3 version, and pip runs only when that hash differs. Prints one line of progress.
+
+datalake_venv_hash() {
+  # Hash of stdin; sha256sum on Linux, shasum on macOS.
+  if command -v sha256sum >/dev/null 2>&1; then
+    sha256sum | cut -d' ' -f1
+  else
+    shasum -a 256 | cut -d' ' -f1
+  fi
+}
+
+datalake_venv() {
+  local root requirements venv python version stamp wanted log
+  root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)" || return 1
+  requirements="$root/scripts/requirements-dev.txt"
+  venv="${DATALAKE_VENV:-$root/.venv}"
+
+  python="$(command -v python3 || true)"
+  if [ -z "$python" ] || ! "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 9) else 1)' 2>/dev/null; then
+    echo "error: the test virtualenv needs python3 >= 3.9 on PATH (found: ${python:-none}${python:+ $("$python" --version 2>&1)}); install it (e.g. apt-get install python3 python3-venv) and run again." >&2
+    return 1
+  fi
+  version="$("$python" --version 2>&1)"
+  wanted="$( { cat "$requirements"; echo "$version"; } | datalake_venv_hash )"
+  stamp="$venv/.datalake-requirements.sha256"
+
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ] && "$venv/bin/python" -c '' 2>/dev/null; then
+    echo "venv: $venv is up to date"
+    export DATALAKE_VENV="$venv"
+    return 0
+  fi
+
+  echo "venv: installing scripts/requirements-dev.txt into $venv ($version; takes a minute the first time)"
+  log="$(mktemp "${TMPDIR:-/tmp}/datalake-venv.XXXXXX")"
+  # A venv built by another python (or half-built) is not worth repairing: start over.
+  if [ -d "$venv" ] && ! "$venv/bin/python" -c '' 2>/dev/null; then
+    rm -rf "$venv"
+  fi
+  if ! { [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"; } >"$log" 2>&1 ||
+     ! "$venv/bin/python" -m pip install --disable-pip-version-check -q -r "$requirements" >>"$log" 2>&1; then
+    tail -n 30 "$log" >&2
+    echo "error: could not install scripts/requirements-dev.txt into $venv (full log: $log); python3 -m venv needs the python3-venv package on Debian/Ubuntu." >&2
+    return 1
+  fi
+  rm -f "$log"
+  echo "$wanted" >"$stamp"
+  export DATALAKE_VENV="$venv"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  datalake_venv || exit 1
+else
+  datalake_venv
+fi
