@@ -1,0 +1,122 @@
+package datalake.records;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
+import java.time.DateTimeException;
+import java.util.OptionalLong;
+
+/**
+ * Reads metadata from untrusted JSON (the S3 user metadata {@code datalake}) and applies every
+ * rule of version 0. Unknown fields are ignored, as datalake-common ignores them.
+ */
+public final class MetadataParser {
+    private MetadataParser() {
+    }
+
+    /** Parses and validates metadata JSON; {@link InvalidMetadataException} names the first broken rule. */
+    public static Metadata parse(String json) {
+        if (json == null || json.isBlank()) {
+            throw new InvalidMetadataException("metadata", "the datalake metadata is missing or empty.");
+        }
+        JsonNode node;
+        try {
+            node = DatalakeJson.MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new InvalidMetadataException("metadata", "the datalake metadata is not valid JSON.");
+        }
+        return fromJson(node);
+    }
+
+    /** Validates metadata from a client, read as a JSON tree (numbers up to 1e11 are seconds). */
+    public static Metadata fromJson(JsonNode node) {
+        return fromJson(node, false);
+    }
+
+    /**
+     * Reads metadata in its stored, normalised form (as {@link DatalakeJson} writes it): times are
+     * milliseconds as they stand, so that early times are not taken for seconds a second time.
+     */
+    static Metadata fromNormalisedJson(JsonNode node) {
+        return fromJson(node, true);
+    }
+
+    private static Metadata fromJson(JsonNode node, boolean normalised) {
+        if (node == null || !node.isObject()) {
+            throw new InvalidMetadataException("metadata", "the datalake metadata must be a JSON object.");
+        }
+        JsonNode version = node.get("version");
+        if (version == null || version.isNull()) {
+            throw required("version");
+        }
+        if (!version.isNumber() || version.asDouble() != Metadata.VERSION) {
+            throw new InvalidMetadataException("version", "metadata field 'version' must be 0.");
+        }
+        JsonNode start = node.get("start");
+        if (start == null || start.isNull()) {
+            throw required("start");
+        }
+        long startMs = time("start", start, normalised);
+        JsonNode end = node.get("end");
+        Long endMs = end == null || end.isNull() ? null : time("end", end, normalised);
+        if (!node.has("work_id")) {
+            throw new InvalidMetadataException("work_id",
+                    "metadata field 'work_id' is required; it may be null.");
+        }
+        JsonNode workId = node.get("work_id");
+        return new Metadata(
+                startMs,
+                endMs,
+                text(node, "path"),
+                workId.isNull() ? null : textValue("work_id", workId),
+                text(node, "where"),
+                text(node, "what"),
+                text(node, "id"),
+                text(node, "hash"));
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            throw required(field);
+        }
+        return textValue(field, value);
+    }
+
+    private static String textValue(String field, JsonNode value) {
+        if (value.getNodeType() != JsonNodeType.STRING) {
+            throw new InvalidMetadataException(field, "metadata field '" + field + "' must be a string.");
+        }
+        return value.textValue();
+    }
+
+    private static long time(String field, JsonNode value, boolean normalised) {
+        if (normalised && value.isIntegralNumber() && value.canConvertToLong()) {
+            return value.longValue();
+        }
+        if (value.isNumber()) {
+            OptionalLong ms = Times.fromNumber(value.asDouble());
+            if (ms.isPresent()) {
+                return ms.getAsLong();
+            }
+            throw new InvalidMetadataException(field, "metadata field '" + field
+                    + "' must be a time between the years 1 and 9999.");
+        }
+        if (value.isTextual()) {
+            try {
+                long ms = Times.fromIso(value.textValue());
+                if (ms >= Times.MIN_MS && ms <= Times.MAX_MS) {
+                    return ms;
+                }
+            } catch (DateTimeException | ArithmeticException e) {
+                // falls through to the one sentence below
+            }
+        }
+        throw new InvalidMetadataException(field, "metadata field '" + field
+                + "' must be milliseconds or seconds since the epoch, or an ISO-8601 time.");
+    }
+
+    private static InvalidMetadataException required(String field) {
+        return new InvalidMetadataException(field, "metadata field '" + field + "' is required and must not be null.");
+    }
+}

@@ -1,0 +1,55 @@
+package datalake.records;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns a file (its metadata and the facts of its stored object) into its records: one per day
+ * bucket its time range touches. Configured once from {@code DATALAKE_MAX_BUCKET_SPAN} and
+ * {@code DATALAKE_RETENTION_DAYS}.
+ */
+public final class RecordFactory {
+    private static final long DAY_SECONDS = 86_400L;
+    private final int maxBucketSpan;
+    private final Integer retentionDays;
+
+    /**
+     * @param maxBucketSpan the most buckets one file may span (default {@link TimeBuckets#DEFAULT_MAX_SPAN})
+     * @param retentionDays days a record is kept after its end (or start), or null to keep it forever
+     */
+    public RecordFactory(int maxBucketSpan, Integer retentionDays) {
+        if (maxBucketSpan < 1) {
+            throw new IllegalArgumentException("the maximum bucket span must be at least 1");
+        }
+        if (retentionDays != null && retentionDays < 1) {
+            throw new IllegalArgumentException("the retention must be at least 1 day");
+        }
+        this.maxBucketSpan = maxBucketSpan;
+        this.retentionDays = retentionDays;
+    }
+
+    public RecordFactory() {
+        this(TimeBuckets.DEFAULT_MAX_SPAN, null);
+    }
+
+    public int maxBucketSpan() {
+        return maxBucketSpan;
+    }
+
+    /** The records of one file; {@link UnsupportedTimeRangeException} when it spans too many buckets. */
+    public List<Record> records(Metadata metadata, String url, long createTime, long size) {
+        long[] buckets = TimeBuckets.span(metadata, maxBucketSpan);
+        Long expiresAt = retentionDays == null ? null
+                : Math.floorDiv(metadata.endOrStart(), 1000L) + retentionDays * DAY_SECONDS;
+        List<Record> records = new ArrayList<>(buckets.length);
+        for (long bucket : buckets) {
+            records.add(new Record(bucket, url, createTime, size, metadata, expiresAt));
+        }
+        return records;
+    }
+
+    /** {@code s3://<bucket>/<key>} for a decoded object key. */
+    public static String s3Url(String bucket, String key) {
+        return "s3://" + bucket + "/" + key;
+    }
+}

@@ -1,0 +1,316 @@
+package datalake.records;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class MetadataParserTest {
+
+    private static ObjectNode syslogNode() {
+        try {
+            return (ObjectNode) DatalakeJson.MAPPER.readTree(Fixtures.SYSLOG_JSON);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static Metadata parse(ObjectNode node) {
+        return MetadataParser.parse(node.toString());
+    }
+
+    private static InvalidMetadataException rejected(ObjectNode node) {
+        return assertThrows(InvalidMetadataException.class, () -> parse(node));
+    }
+
+    @Test
+    void parsesTheSpecExample() {
+        Metadata m = Fixtures.syslog();
+
+        assertEquals(1426809920345L, m.start());
+        assertEquals(1426895999114L, m.end());
+        assertEquals("/var/log/syslog.1", m.path());
+        assertNull(m.workId());
+        assertEquals("webserver02", m.where());
+        assertEquals("syslog", m.what());
+        assertEquals("6309e115c2914d0f8622973422626954", m.id());
+        assertEquals("a3e75ee4f45f676422e038f2c116d000", m.hash());
+        assertEquals(0, m.version());
+    }
+
+    @Test
+    void absentEndIsAnInstant() {
+        ObjectNode node = syslogNode();
+        node.remove("end");
+
+        Metadata m = parse(node);
+
+        assertNull(m.end());
+        assertEquals(m.start(), m.endOrStart());
+    }
+
+    @Test
+    void nullEndIsAnInstant() {
+        ObjectNode node = syslogNode();
+        node.putNull("end");
+
+        assertNull(parse(node).end());
+    }
+
+    @Test
+    void setWorkIdIsKept() {
+        ObjectNode node = syslogNode();
+        node.put("work_id", "job-42_a");
+
+        assertEquals("job-42_a", parse(node).workId());
+    }
+
+    @Test
+    void unknownFieldsAreIgnored() {
+        ObjectNode node = syslogNode();
+        node.put("colour", "blue");
+
+        assertEquals(Fixtures.syslog(), parse(node));
+    }
+
+    @Test
+    void hashIsNormalisedToLowercase() {
+        ObjectNode node = syslogNode();
+        node.put("hash", "A3E75EE4F45F676422E038F2C116D000");
+
+        assertEquals("a3e75ee4f45f676422e038f2c116d000", parse(node).hash());
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        // input, expected ms
+        "1426809920345, 1426809920345",   // ms stays ms
+        "1426809920, 1426809920000",      // seconds become ms
+        "100000000000, 100000000000000",  // the cutoff itself is seconds
+        "100000000001, 100000000001",     // just above it is ms
+        "0, 0",
+        "-86400, -86400000",              // seconds before 1970
+        "1426809920.345, 1426809920345",  // fractional seconds
+    })
+    void numericTimesAreNormalisedToMilliseconds(String input, long expected) throws Exception {
+        ObjectNode node = syslogNode();
+        node.set("start", DatalakeJson.MAPPER.readTree(input));
+        node.remove("end");
+
+        assertEquals(expected, parse(node).start());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "2015-03-20T00:05:20.345Z      | 1426809920345",
+        "2015-03-20T00:05:20.345+00:00 | 1426809920345",
+        "2015-03-20T01:05:20.345+01:00 | 1426809920345",
+        "2015-03-20T00:05:20.345       | 1426809920345",  // no offset: UTC
+        "2015-03-20 00:05:20.345       | 1426809920345",  // a space for the T
+        "2015-03-20                    | 1426809600000",  // a date: midnight UTC
+        "1969-12-31T00:00:00Z          | -86400000",
+    })
+    void isoTimesAreNormalisedToMilliseconds(String input, long expected) {
+        ObjectNode node = syslogNode();
+        node.put("start", input.strip());
+        node.remove("end");
+
+        assertEquals(expected, parse(node).start());
+    }
+
+    @Test
+    void endBeforeStartIsRejected() {
+        ObjectNode node = syslogNode();
+        node.put("end", 1426809920344L);
+
+        InvalidMetadataException e = rejected(node);
+
+        assertEquals("end", e.field());
+        assertEquals("metadata field 'end' must not be before 'start'.", e.getMessage());
+    }
+
+    @Test
+    void endEqualToStartIsAccepted() {
+        ObjectNode node = syslogNode();
+        node.put("end", 1426809920345L);
+
+        assertEquals(1426809920345L, parse(node).end());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"start", "where", "what", "id", "hash", "path", "version"})
+    void requiredFieldsMustBePresent(String field) {
+        ObjectNode node = syslogNode();
+        node.remove(field);
+
+        InvalidMetadataException e = rejected(node);
+
+        assertEquals(field, e.field());
+        assertTrue(e.getMessage().contains("'" + field + "' is required"), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"start", "where", "what", "id", "hash", "path", "version"})
+    void requiredFieldsMustNotBeNull(String field) {
+        ObjectNode node = syslogNode();
+        node.putNull(field);
+
+        assertEquals(field, rejected(node).field());
+    }
+
+    @Test
+    void workIdMustBePresentEvenIfNull() {
+        ObjectNode node = syslogNode();
+        node.remove("work_id");
+
+        InvalidMetadataException e = rejected(node);
+
+        assertEquals("work_id", e.field());
+        assertEquals("metadata field 'work_id' is required; it may be null.", e.getMessage());
+    }
+
+    @Test
+    void workIdMustNotBeTheStringNull() {
+        ObjectNode node = syslogNode();
+        node.put("work_id", "null");
+
+        InvalidMetadataException e = rejected(node);
+
+        assertEquals("work_id", e.field());
+        assertTrue(e.getMessage().contains("must not be the string \"null\""));
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "where, WebServer02", "where, web server", "where, web.server", "where, ''", "where, wébserver",
+        "what, syslog.log", "what, Syslog", "what, sys:log", "what, ''",
+        "work_id, Job-1", "work_id, job 1", "work_id, job:1", "work_id, ''",
+    })
+    void slugsAllowOnlyLowercaseDigitsDashAndUnderscore(String field, String value) {
+        ObjectNode node = syslogNode();
+        node.put(field, value);
+
+        InvalidMetadataException e = rejected(node);
+
+        assertEquals(field, e.field());
+        assertEquals("metadata field '" + field + "' must contain only lowercase letters, digits, '-' and '_'.",
+                e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"var/log/syslog", "./syslog", "syslog", "", "C:relative", "\\\\server\\share"})
+    void pathMustBeAbsolute(String path) {
+        ObjectNode node = syslogNode();
+        node.put("path", path);
+
+        assertEquals("path", rejected(node).field());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/", "/var/log/syslog.1", "C:\\logs\\app.log", "d:\\x"})
+    void absolutePathsAreAccepted(String path) {
+        ObjectNode node = syslogNode();
+        node.put("path", path);
+
+        assertEquals(path, parse(node).path());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "a:b", "a b", "a\tb", "a\nb"})
+    void idMustBeNonEmptyWithoutColonOrWhitespace(String id) {
+        ObjectNode node = syslogNode();
+        node.put("id", id);
+
+        assertEquals("id", rejected(node).field());
+    }
+
+    @Test
+    void idMayBe128CharactersButNotMore() {
+        ObjectNode node = syslogNode();
+        node.put("id", "a".repeat(128));
+        assertEquals(128, parse(node).id().length());
+
+        node.put("id", "a".repeat(129));
+        assertEquals("id", rejected(node).field());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "abc", "a3e75ee4f45f676422e038f2c116d00", "a3e75ee4f45f676422e038f2c116d0000",
+        "g3e75ee4f45f676422e038f2c116d000"})
+    void hashMustBe32HexCharacters(String hash) {
+        ObjectNode node = syslogNode();
+        node.put("hash", hash);
+
+        assertEquals("hash", rejected(node).field());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1", "\"0\"", "null", "0.5", "true"})
+    void versionMustBeZero(String version) throws Exception {
+        ObjectNode node = syslogNode();
+        node.set("version", DatalakeJson.MAPPER.readTree(version));
+
+        assertEquals("version", rejected(node).field());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"yesterday\"", "\"2015-13-01\"", "true", "{}", "[]", "1e300", "-1e300", "\"\""})
+    void unreadableTimesAreRejected(String start) throws Exception {
+        ObjectNode node = syslogNode();
+        node.set("start", DatalakeJson.MAPPER.readTree(start));
+
+        InvalidMetadataException e = rejected(node);
+
+        assertEquals("start", e.field());
+        assertTrue(e.getMessage().startsWith("metadata field 'start' must be"), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"where", "what", "id", "hash", "path", "work_id"})
+    void textFieldsMustBeStrings(String field) {
+        ObjectNode node = syslogNode();
+        node.put(field, 12);
+
+        InvalidMetadataException e = rejected(node);
+
+        assertEquals(field, e.field());
+        assertEquals("metadata field '" + field + "' must be a string.", e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "  ", "{", "[1,2]", "\"text\"", "null", "42"})
+    void documentsThatAreNotObjectsAreRejected(String json) {
+        InvalidMetadataException e = assertThrows(InvalidMetadataException.class, () -> MetadataParser.parse(json));
+
+        assertEquals("metadata", e.field());
+    }
+
+    @Test
+    void rejectionsAreOneSentenceAndNeverEchoTheValue() {
+        ObjectNode node = syslogNode();
+        node.put("where", "Secret Host Name");
+
+        String message = rejected(node).getMessage();
+
+        assertTrue(message.endsWith("."));
+        assertTrue(!message.contains("Secret"), message);
+        assertEquals(1, message.split("\\. ").length, message);
+    }
+
+    @Test
+    void toStringShowsOnlyIdentifyingFields() {
+        ObjectNode node = syslogNode();
+        node.put("work_id", "secret-job");
+
+        String text = parse(node).toString();
+
+        assertTrue(text.contains("syslog") && text.contains("webserver02"));
+        assertTrue(!text.contains("secret-job") && !text.contains("/var/log"), text);
+    }
+}
