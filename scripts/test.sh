@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs every test on a fresh machine: unit tests (surefire) and integration tests (failsafe)
+# against DynamoDB Local (in-process, from Maven Central) and moto server (from the test
+# virtualenv this script creates), plus the Python datalake client compatibility checks.
+# LocalStack tests run where Docker exists and are skipped, with the reason, where it does not.
+# Extra arguments go to Maven, e.g. `scripts/test.sh -pl common-records`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+source scripts/lib/java.sh
+echo "java: $JAVA_HOME"
+bash scripts/lib/venv.sh
+export DATALAKE_VENV="${DATALAKE_VENV:-$PWD/.venv}"
+
+mvn -B -ntp verify "$@"
