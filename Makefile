@@ -1,0 +1,11 @@
+# Targets for SAM's makefile builder: `sam build` calls build-<LogicalId> with ARTIFACTS_DIR set
+# (template.yaml: Metadata.BuildMethod makefile). They build the function's shaded jar with Maven
+# and unpack it where SAM packages the function from.
+
+build-IngesterFunction:
+	bash scripts/build.sh lambda-ingester "$(ARTIFACTS_DIR)"
+
+build-QueryFunction:
+	bash scripts/build.sh lambda-query "$(ARTIFACTS_DIR)"
+
+.PHONY: build-IngesterFunction build-QueryFunction
