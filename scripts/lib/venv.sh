@@ -1,6 +1,10 @@
-# Creates or updates the test virtualenv (moto server, the Python datalake client, cfn-lint) from
-# scripts/requirements-dev.txt. Run it (`bash scripts/lib/venv.sh`) or source it; either way it ends
-# with DATALAKE_VENV exported. Location: $DATALAKE_VENV, else .venv at the repo root (git-ignored).
+# Creates or updates a git-ignored virtualenv at the repo root. Run it or source it.
+#   scripts/lib/venv.sh        the test virtualenv .venv (moto server, the Python datalake client,
+#                              cfn-lint) from scripts/requirements-dev.txt; exports DATALAKE_VENV
+#                              (which also overrides its location)
+#   scripts/lib/venv.sh tools  the template tools .venv-tools (aws-sam-cli, checkov) from
+#                              scripts/requirements-tools.txt; exports DATALAKE_TOOLS_VENV. A separate
+#                              virtualenv because the datalake client pins a boto3 that sam rejects.
 # Fast when nothing changed: a stamp file in the venv holds the hash of the requirements and of the
 # python3 version, and pip runs only when that hash differs. Prints one line of progress.
 
@@ -14,10 +18,17 @@ datalake_venv_hash() {
 }
 
 datalake_venv() {
-  local root requirements venv python version stamp wanted log
+  local root requirements venv python version stamp wanted log variable
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)" || return 1
-  requirements="$root/scripts/requirements-dev.txt"
-  venv="${DATALAKE_VENV:-$root/.venv}"
+  if [ "${1:-}" = tools ]; then
+    requirements="$root/scripts/requirements-tools.txt"
+    venv="${DATALAKE_TOOLS_VENV:-$root/.venv-tools}"
+    variable=DATALAKE_TOOLS_VENV
+  else
+    requirements="$root/scripts/requirements-dev.txt"
+    venv="${DATALAKE_VENV:-$root/.venv}"
+    variable=DATALAKE_VENV
+  fi
 
   python="$(command -v python3 || true)"
   if [ -z "$python" ] || ! "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 9) else 1)' 2>/dev/null; then
@@ -30,11 +41,11 @@ datalake_venv() {
 
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ] && "$venv/bin/python" -c '' 2>/dev/null; then
     echo "venv: $venv is up to date"
-    export DATALAKE_VENV="$venv"
+    export "$variable=$venv"
     return 0
   fi
 
-  echo "venv: installing scripts/requirements-dev.txt into $venv ($version; takes a minute the first time)"
+  echo "venv: installing ${requirements#"$root"/} into $venv ($version; takes a minute the first time)"
   log="$(mktemp "${TMPDIR:-/tmp}/datalake-venv.XXXXXX")"
   # A venv built by another python (or half-built) is not worth repairing: start over.
   if [ -d "$venv" ] && ! "$venv/bin/python" -c '' 2>/dev/null; then
@@ -43,16 +54,16 @@ datalake_venv() {
   if ! { [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"; } >"$log" 2>&1 ||
      ! "$venv/bin/python" -m pip install --disable-pip-version-check -q -r "$requirements" >>"$log" 2>&1; then
     tail -n 30 "$log" >&2
-    echo "error: could not install scripts/requirements-dev.txt into $venv (full log: $log); python3 -m venv needs the python3-venv package on Debian/Ubuntu." >&2
+    echo "error: could not install ${requirements#"$root"/} into $venv (full log: $log); python3 -m venv needs the python3-venv package on Debian/Ubuntu." >&2
     return 1
   fi
   rm -f "$log"
   echo "$wanted" >"$stamp"
-  export DATALAKE_VENV="$venv"
+  export "$variable=$venv"
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
-  datalake_venv || exit 1
+  datalake_venv "$@" || exit 1
 else
-  datalake_venv
+  datalake_venv "$@"
 fi
