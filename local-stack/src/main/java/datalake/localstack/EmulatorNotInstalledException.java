@@ -6,9 +6,9 @@ package datalake.localstack;
  * says how to install it.
  */
 public final class EmulatorNotInstalledException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  public EmulatorNotInstalledException(String message) {
-    super(message);
-  }
+    public EmulatorNotInstalledException(String message) {
+        super(message);
+    }
 }

@@ -21,32 +21,32 @@ import java.util.Map;
  * @param reportInspectionQueueUrl a queue subscribed (raw) to the report topic, for tests to read reports
  */
 public record Stack(
-    StackNames names,
-    StackOptions options,
-    String recordsTableArn,
-    String latestTableArn,
-    String bucketArn,
-    String ingestQueueUrl,
-    String ingestQueueArn,
-    String deadLetterQueueUrl,
-    String deadLetterQueueArn,
-    String uploadTopicArn,
-    String reportTopicArn,
-    String reportInspectionQueueUrl) {
+        StackNames names,
+        StackOptions options,
+        String recordsTableArn,
+        String latestTableArn,
+        String bucketArn,
+        String ingestQueueUrl,
+        String ingestQueueArn,
+        String deadLetterQueueUrl,
+        String deadLetterQueueArn,
+        String uploadTopicArn,
+        String reportTopicArn,
+        String reportInspectionQueueUrl) {
 
-  /**
-   * The datalake configuration for this stack (DESIGN.md, "Configuration"): DATALAKE_DYNAMODB_TABLE,
-   * DATALAKE_LATEST_TABLE, DATALAKE_REPORT_TOPIC_ARN, DATALAKE_DLQ_URL, DATALAKE_STORAGE_URL, AWS_REGION.
-   * Endpoints come from {@link LocalAws#endpointEnvironment()}.
-   */
-  public Map<String, String> environment() {
-    Map<String, String> env = new LinkedHashMap<>();
-    env.put("DATALAKE_DYNAMODB_TABLE", names.recordsTable());
-    env.put("DATALAKE_LATEST_TABLE", names.latestTable());
-    env.put("DATALAKE_REPORT_TOPIC_ARN", reportTopicArn);
-    env.put("DATALAKE_DLQ_URL", deadLetterQueueUrl);
-    env.put("DATALAKE_STORAGE_URL", names.storageUrl());
-    env.put("AWS_REGION", names.region());
-    return Collections.unmodifiableMap(env);
-  }
+    /**
+     * The datalake configuration for this stack (DESIGN.md, "Configuration"): DATALAKE_DYNAMODB_TABLE,
+     * DATALAKE_LATEST_TABLE, DATALAKE_REPORT_TOPIC_ARN, DATALAKE_DLQ_URL, DATALAKE_STORAGE_URL, AWS_REGION.
+     * Endpoints come from {@link LocalAws#endpointEnvironment()}.
+     */
+    public Map<String, String> environment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("DATALAKE_DYNAMODB_TABLE", names.recordsTable());
+        env.put("DATALAKE_LATEST_TABLE", names.latestTable());
+        env.put("DATALAKE_REPORT_TOPIC_ARN", reportTopicArn);
+        env.put("DATALAKE_DLQ_URL", deadLetterQueueUrl);
+        env.put("DATALAKE_STORAGE_URL", names.storageUrl());
+        env.put("AWS_REGION", names.region());
+        return Collections.unmodifiableMap(env);
+    }
 }

@@ -10,37 +10,37 @@ package datalake.localstack;
  */
 public record StackOptions(NotificationRoute notificationRoute, boolean rawDelivery, int maxReceiveCount) {
 
-  /** Where S3 sends ObjectCreated notifications. */
-  public enum NotificationRoute {
-    /** S3 → ingest queue. */
-    QUEUE,
-    /** S3 → upload topic → ingest queue. */
-    TOPIC
-  }
-
-  public StackOptions {
-    if (notificationRoute == null) {
-      throw new IllegalArgumentException("notificationRoute must be QUEUE or TOPIC, not null.");
+    /** Where S3 sends ObjectCreated notifications. */
+    public enum NotificationRoute {
+        /** S3 → ingest queue. */
+        QUEUE,
+        /** S3 → upload topic → ingest queue. */
+        TOPIC
     }
-    if (maxReceiveCount < 1 || maxReceiveCount > 1000) {
-      throw new IllegalArgumentException("maxReceiveCount " + maxReceiveCount + " is not between 1 and 1000.");
+
+    public StackOptions {
+        if (notificationRoute == null) {
+            throw new IllegalArgumentException("notificationRoute must be QUEUE or TOPIC, not null.");
+        }
+        if (maxReceiveCount < 1 || maxReceiveCount > 1000) {
+            throw new IllegalArgumentException("maxReceiveCount " + maxReceiveCount + " is not between 1 and 1000.");
+        }
     }
-  }
 
-  /** S3 → SNS (enveloped, not raw) → SQS, maxReceiveCount 5: the deployed shape. */
-  public static StackOptions defaults() {
-    return new StackOptions(NotificationRoute.TOPIC, false, 5);
-  }
+    /** S3 → SNS (enveloped, not raw) → SQS, maxReceiveCount 5: the deployed shape. */
+    public static StackOptions defaults() {
+        return new StackOptions(NotificationRoute.TOPIC, false, 5);
+    }
 
-  public StackOptions withNotificationRoute(NotificationRoute route) {
-    return new StackOptions(route, rawDelivery, maxReceiveCount);
-  }
+    public StackOptions withNotificationRoute(NotificationRoute route) {
+        return new StackOptions(route, rawDelivery, maxReceiveCount);
+    }
 
-  public StackOptions withRawDelivery(boolean raw) {
-    return new StackOptions(notificationRoute, raw, maxReceiveCount);
-  }
+    public StackOptions withRawDelivery(boolean raw) {
+        return new StackOptions(notificationRoute, raw, maxReceiveCount);
+    }
 
-  public StackOptions withMaxReceiveCount(int count) {
-    return new StackOptions(notificationRoute, rawDelivery, count);
-  }
+    public StackOptions withMaxReceiveCount(int count) {
+        return new StackOptions(notificationRoute, rawDelivery, count);
+    }
 }

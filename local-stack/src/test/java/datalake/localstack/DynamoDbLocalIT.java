@@ -15,46 +15,46 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 class DynamoDbLocalIT {
 
-  @Test
-  void itStopsAndStartsAgainOnTheSamePortWithEmptyTables() {
-    try (DynamoDbLocal dynamo = new DynamoDbLocal()) {
-      dynamo.start();
-      int port = dynamo.port();
-      DynamoDbClient client = AwsClients.dynamoDbBuilder(dynamo.endpoint())
-          .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
-          .build();
-      client.createTable(TableSchemas.latestTable("latest"));
-      client.putItem(r -> r.tableName("latest").item(Map.of(
-          TableSchemas.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:web01"), "size", AttributeValue.fromN("42"))));
+    @Test
+    void itStopsAndStartsAgainOnTheSamePortWithEmptyTables() {
+        try (DynamoDbLocal dynamo = new DynamoDbLocal()) {
+            dynamo.start();
+            int port = dynamo.port();
+            DynamoDbClient client = AwsClients.dynamoDbBuilder(dynamo.endpoint())
+                    .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
+                    .build();
+            client.createTable(TableSchemas.latestTable("latest"));
+            client.putItem(r -> r.tableName("latest").item(Map.of(
+                    TableSchemas.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:web01"), "size", AttributeValue.fromN("42"))));
 
-      assertEquals("42", client.getItem(r -> r.tableName("latest")
-          .key(Map.of(TableSchemas.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:web01")))).item().get("size").n());
+            assertEquals("42", client.getItem(r -> r.tableName("latest")
+                    .key(Map.of(TableSchemas.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:web01")))).item().get("size").n());
 
-      dynamo.stop();
-      assertFalse(dynamo.isRunning());
-      assertThrows(SdkClientException.class, () -> client.listTables());
+            dynamo.stop();
+            assertFalse(dynamo.isRunning());
+            assertThrows(SdkClientException.class, () -> client.listTables());
 
-      dynamo.start();
-      assertTrue(dynamo.isRunning());
-      assertEquals(port, dynamo.port());
-      assertThrows(ResourceNotFoundException.class, () -> client.describeTable(r -> r.tableName("latest")));
-      client.createTable(TableSchemas.latestTable("latest"));
-      assertEquals(0, client.scan(r -> r.tableName("latest")).count());
-      client.close();
+            dynamo.start();
+            assertTrue(dynamo.isRunning());
+            assertEquals(port, dynamo.port());
+            assertThrows(ResourceNotFoundException.class, () -> client.describeTable(r -> r.tableName("latest")));
+            client.createTable(TableSchemas.latestTable("latest"));
+            assertEquals(0, client.scan(r -> r.tableName("latest")).count());
+            client.close();
+        }
     }
-  }
 
-  @Test
-  void aChosenPortIsUsed() {
-    int port = DynamoDbLocal.freePort();
-    try (DynamoDbLocal dynamo = new DynamoDbLocal(port)) {
-      dynamo.start();
-      dynamo.start(); // a second start is a no-op
+    @Test
+    void aChosenPortIsUsed() {
+        int port = DynamoDbLocal.freePort();
+        try (DynamoDbLocal dynamo = new DynamoDbLocal(port)) {
+            dynamo.start();
+            dynamo.start(); // a second start is a no-op
 
-      assertEquals("http://127.0.0.1:" + port, dynamo.endpoint().toString());
-      try (DynamoDbClient client = AwsClients.dynamoDb(dynamo.endpoint())) {
-        assertTrue(client.listTables().tableNames().isEmpty());
-      }
+            assertEquals("http://127.0.0.1:" + port, dynamo.endpoint().toString());
+            try (DynamoDbClient client = AwsClients.dynamoDb(dynamo.endpoint())) {
+                assertTrue(client.listTables().tableNames().isEmpty());
+            }
+        }
     }
-  }
 }

@@ -9,50 +9,50 @@ import org.junit.jupiter.api.Test;
 
 class StackNamesTest {
 
-  @Test
-  void defaultsAreTheLocalRunnerNames() {
-    StackNames names = StackNames.defaults();
+    @Test
+    void defaultsAreTheLocalRunnerNames() {
+        StackNames names = StackNames.defaults();
 
-    assertEquals("us-east-1", names.region());
-    assertEquals("datalake-local", names.bucket());
-    assertEquals("datalake-ingest", names.ingestQueue());
-    assertEquals("datalake-ingest-dlq", names.deadLetterQueue());
-    assertEquals("datalake-uploads", names.uploadTopic());
-    assertEquals("datalake-reports", names.reportTopic());
-    assertEquals("datalake-records", names.recordsTable());
-    assertEquals("datalake-latest", names.latestTable());
-    assertEquals("s3://datalake-local", names.storageUrl());
-  }
+        assertEquals("us-east-1", names.region());
+        assertEquals("datalake-local", names.bucket());
+        assertEquals("datalake-ingest", names.ingestQueue());
+        assertEquals("datalake-ingest-dlq", names.deadLetterQueue());
+        assertEquals("datalake-uploads", names.uploadTopic());
+        assertEquals("datalake-reports", names.reportTopic());
+        assertEquals("datalake-records", names.recordsTable());
+        assertEquals("datalake-latest", names.latestTable());
+        assertEquals("s3://datalake-local", names.storageUrl());
+    }
 
-  @Test
-  void suffixIsAppendedToEveryNameInALowerCaseFormEveryServiceAccepts() {
-    StackNames names = StackNames.defaults().withSuffix("Ingester_IT.case 1");
+    @Test
+    void suffixIsAppendedToEveryNameInALowerCaseFormEveryServiceAccepts() {
+        StackNames names = StackNames.defaults().withSuffix("Ingester_IT.case 1");
 
-    assertEquals("datalake-local-ingester-it-case-1", names.bucket());
-    assertEquals("datalake-ingest-dlq-ingester-it-case-1", names.deadLetterQueue());
-    assertEquals("datalake-records-ingester-it-case-1", names.recordsTable());
-    assertEquals("us-east-1", names.region());
-  }
+        assertEquals("datalake-local-ingester-it-case-1", names.bucket());
+        assertEquals("datalake-ingest-dlq-ingester-it-case-1", names.deadLetterQueue());
+        assertEquals("datalake-records-ingester-it-case-1", names.recordsTable());
+        assertEquals("us-east-1", names.region());
+    }
 
-  @Test
-  void longSuffixesKeepTheBucketNameWithinS3Limits() {
-    StackNames names = StackNames.defaults().withSuffix("x".repeat(200));
+    @Test
+    void longSuffixesKeepTheBucketNameWithinS3Limits() {
+        StackNames names = StackNames.defaults().withSuffix("x".repeat(200));
 
-    assertTrue(names.bucket().length() <= 63, names.bucket());
-  }
+        assertTrue(names.bucket().length() <= 63, names.bucket());
+    }
 
-  @Test
-  void uniqueNamesDifferEachTimeAndKeepTheHint() {
-    StackNames first = StackNames.unique("NotificationsIT");
-    StackNames second = StackNames.unique("NotificationsIT");
+    @Test
+    void uniqueNamesDifferEachTimeAndKeepTheHint() {
+        StackNames first = StackNames.unique("NotificationsIT");
+        StackNames second = StackNames.unique("NotificationsIT");
 
-    assertNotEquals(first.bucket(), second.bucket());
-    assertTrue(first.bucket().startsWith("datalake-local-notificationsit-"), first.bucket());
-    assertTrue(StackNames.unique("a-very-long-test-class-name-that-goes-on-and-on").bucket().length() <= 63);
-  }
+        assertNotEquals(first.bucket(), second.bucket());
+        assertTrue(first.bucket().startsWith("datalake-local-notificationsit-"), first.bucket());
+        assertTrue(StackNames.unique("a-very-long-test-class-name-that-goes-on-and-on").bucket().length() <= 63);
+    }
 
-  @Test
-  void aSuffixWithoutLettersOrDigitsIsRejected() {
-    assertThrows(IllegalArgumentException.class, () -> StackNames.defaults().withSuffix("__"));
-  }
+    @Test
+    void aSuffixWithoutLettersOrDigitsIsRejected() {
+        assertThrows(IllegalArgumentException.class, () -> StackNames.defaults().withSuffix("__"));
+    }
 }
