@@ -1,0 +1,13 @@
+package datalake.ingester;
+
+import java.util.List;
+import java.util.Map;
+
+/** Keeps messages that can never be ingested (DATALAKE_DLQ_URL), for a person to look at. */
+public interface DeadLetterQueue {
+    /**
+     * Sends the letters. Never throws: returns why each letter that could not be sent failed, by
+     * message id (empty when all were sent). The caller must not acknowledge those messages.
+     */
+    Map<String, String> send(List<DeadLetter> letters);
+}

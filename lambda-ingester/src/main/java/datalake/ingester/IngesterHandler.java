@@ -1,0 +1,97 @@
+package datalake.ingester;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * The Lambda entry point ({@code datalake.ingester.IngesterHandler::handleRequest}) for SQS batches
+ * of S3 notifications, answering partial batch failures (the trigger needs
+ * {@code ReportBatchItemFailures}). Everything is built once, in the constructor.
+ */
+public final class IngesterHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
+    /** The time budget when there is no Lambda context (a local runner), or its deadline is unknown. */
+    static final Duration DEFAULT_BUDGET = Duration.ofSeconds(30);
+    /** Kept back from the remaining time for dead letters, reports and logs after the writes. */
+    static final Duration MIN_MARGIN = Duration.ofMillis(500);
+    static final Duration MAX_MARGIN = Duration.ofSeconds(5);
+
+    private final Ingester ingester;
+    private final Clock clock;
+
+    /** For Lambda: configuration from the environment, SDK clients from it and the SDK's own settings. */
+    public IngesterHandler() {
+        this(IngesterConfig.fromEnvironment(System.getenv()));
+    }
+
+    private IngesterHandler(IngesterConfig config) {
+        this(aws(config, SdkClients.create(config)));
+    }
+
+    /** For tests and the local runner: an ingester built with {@link #aws} or from its collaborators. */
+    public IngesterHandler(Ingester ingester) {
+        this(ingester, Clock.systemUTC());
+    }
+
+    public IngesterHandler(Ingester ingester, Clock clock) {
+        this.ingester = ingester;
+        this.clock = clock;
+    }
+
+    /**
+     * The AWS ingester on given SDK clients (the runner's, pointed at emulators): S3 HeadObject,
+     * DynamoDB writes, SNS reports when the config names a topic, the SQS DLQ; logs and metrics on
+     * standard output.
+     */
+    public static Ingester aws(IngesterConfig config, S3Client s3, DynamoDbClient dynamoDb, SnsClient sns, SqsClient sqs) {
+        return aws(config, new SdkClients(s3, dynamoDb, sns, sqs));
+    }
+
+    private static Ingester aws(IngesterConfig config, SdkClients clients) {
+        Clock clock = Clock.systemUTC();
+        // SecureRandom: SnapStart restores one snapshot in many sandboxes, which must not share jitter.
+        Backoff backoff = new Backoff(Backoff.DEFAULT_BASE, Backoff.DEFAULT_CAP, Sleeper.SYSTEM, new SecureRandom());
+        return new Ingester(
+                new datalake.records.RecordFactory(config.maxBucketSpan(), config.retentionDays()),
+                new S3ObjectStore(clients.s3()),
+                new DynamoDbRecordStore(clients.dynamoDb(), config.recordsTable(), config.latestTable(), backoff),
+                config.reportTopicArn() == null ? ReportPublisher.NONE
+                        : new SnsReportPublisher(clients.sns(), config.reportTopicArn()),
+                new SqsDeadLetterQueue(clients.sqs(), config.deadLetterUrl()),
+                Telemetry.toStandardOutput(),
+                clock,
+                config.functionName(),
+                Ingester.DEFAULT_CONCURRENCY);
+    }
+
+    @Override
+    public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
+        List<SQSEvent.SQSMessage> messages = event == null || event.getRecords() == null ? List.of() : event.getRecords();
+        return ingester.handle(messages, Deadline.after(clock, budget(context)),
+                context == null ? null : context.getAwsRequestId());
+    }
+
+    /** The remaining time less a margin of a fifth, kept between 0.5 and 5 seconds. */
+    static Duration budget(Context context) {
+        if (context == null || context.getRemainingTimeInMillis() <= 0) {
+            return DEFAULT_BUDGET;
+        }
+        Duration remaining = Duration.ofMillis(context.getRemainingTimeInMillis());
+        Duration margin = remaining.dividedBy(5);
+        if (margin.compareTo(MIN_MARGIN) < 0) {
+            margin = MIN_MARGIN;
+        } else if (margin.compareTo(MAX_MARGIN) > 0) {
+            margin = MAX_MARGIN;
+        }
+        return remaining.minus(margin).isNegative() ? Duration.ZERO : remaining.minus(margin);
+    }
+}

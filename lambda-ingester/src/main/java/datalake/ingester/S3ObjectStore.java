@@ -1,0 +1,37 @@
+package datalake.ingester;
+
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+
+/** {@link ObjectStore} on S3: one HeadObject per object (never GetObject: the content is not needed). */
+public final class S3ObjectStore implements ObjectStore {
+    private final S3Client s3;
+
+    public S3ObjectStore(S3Client s3) {
+        this.s3 = s3;
+    }
+
+    @Override
+    public StoredObject head(String bucket, String key) {
+        HeadObjectResponse head = s3.headObject(r -> r.bucket(bucket).key(key));
+        // The SDK hands user metadata back without the x-amz-meta- prefix, keys lower-cased.
+        String metadata = userMetadata(head, METADATA_KEY);
+        long lastModified = head.lastModified() == null ? 0L : head.lastModified().toEpochMilli();
+        long size = head.contentLength() == null ? 0L : head.contentLength();
+        return new StoredObject(metadata, lastModified, size);
+    }
+
+    /** S3 lower-cases user metadata names; some emulators keep the sender's case. */
+    private static String userMetadata(HeadObjectResponse head, String name) {
+        String value = head.metadata().get(name);
+        if (value != null) {
+            return value;
+        }
+        for (var entry : head.metadata().entrySet()) {
+            if (entry.getKey().equalsIgnoreCase(name)) {
+                return entry.getValue();
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,167 @@
+package datalake.ingester;
+
+import datalake.records.Record;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/** In-memory collaborators of the {@link Ingester}: state a test can set up and inspect afterwards. */
+final class Fakes {
+    private Fakes() {
+    }
+
+    /** Objects by "bucket/key"; a key may be set to throw instead. */
+    static final class Objects implements ObjectStore {
+        final Map<String, StoredObject> stored = new ConcurrentHashMap<>();
+        final Map<String, RuntimeException> errors = new ConcurrentHashMap<>();
+        final AtomicInteger heads = new AtomicInteger();
+        final AtomicInteger concurrent = new AtomicInteger();
+        final AtomicInteger maxConcurrent = new AtomicInteger();
+        volatile long headMillis;
+
+        Objects put(String bucket, String key, String metadata, long lastModified, long size) {
+            stored.put(bucket + "/" + key, new StoredObject(metadata, lastModified, size));
+            return this;
+        }
+
+        @Override
+        public StoredObject head(String bucket, String key) {
+            heads.incrementAndGet();
+            maxConcurrent.accumulateAndGet(concurrent.incrementAndGet(), Math::max);
+            try {
+                if (headMillis > 0) {
+                    Thread.sleep(headMillis);
+                }
+                RuntimeException error = errors.get(bucket + "/" + key);
+                if (error != null) {
+                    throw error;
+                }
+                StoredObject object = stored.get(bucket + "/" + key);
+                if (object == null) {
+                    throw software.amazon.awssdk.services.s3.model.NoSuchKeyException.builder().statusCode(404)
+                            .message("Not Found").build();
+                }
+                return object;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            } finally {
+                concurrent.decrementAndGet();
+            }
+        }
+    }
+
+    /** A table and a latest table with DynamoDB's semantics; writes may be made to fail. */
+    static final class Records implements RecordStore {
+        final Map<String, Record> table = new LinkedHashMap<>();
+        final Map<String, Record> latest = new LinkedHashMap<>();
+        final List<List<Record>> writes = new ArrayList<>();
+        final boolean keepsLatest;
+        /** Decides the failure of each record written, or null to store it. */
+        volatile Function<Record, Failure> writeFailure = r -> null;
+        volatile RuntimeException latestError;
+
+        Records(boolean keepsLatest) {
+            this.keepsLatest = keepsLatest;
+        }
+
+        static String key(Record record) {
+            return record.timeIndexKey() + "|" + record.rangeKey();
+        }
+
+        @Override
+        public synchronized Map<Record, Failure> write(List<Record> records, Deadline deadline) {
+            writes.add(List.copyOf(records));
+            Set<String> keys = new HashSet<>();
+            for (Record record : records) {
+                if (!keys.add(key(record))) {
+                    throw new AssertionError("a key twice in one write: " + key(record));
+                }
+            }
+            Map<Record, Failure> failed = new LinkedHashMap<>();
+            for (Record record : records) {
+                Failure failure = writeFailure.apply(record);
+                if (failure == null) {
+                    table.put(key(record), record);
+                } else {
+                    failed.put(record, failure);
+                }
+            }
+            return failed;
+        }
+
+        @Override
+        public boolean keepsLatest() {
+            return keepsLatest;
+        }
+
+        @Override
+        public synchronized boolean offerLatest(Record record) {
+            if (latestError != null) {
+                throw latestError;
+            }
+            Record kept = latest.get(record.whatWhereKey().toString());
+            if (kept == null || record.isNewerThan(kept)) {
+                latest.put(record.whatWhereKey().toString(), record);
+                return true;
+            }
+            return false;
+        }
+    }
+
+    static final class Reports implements ReportPublisher {
+        final List<Report> published = Collections.synchronizedList(new ArrayList<>());
+        volatile boolean failing;
+
+        @Override
+        public Map<String, String> publish(List<Report> reports) {
+            Map<String, String> failed = new LinkedHashMap<>();
+            for (Report report : reports) {
+                if (failing) {
+                    failed.put(report.messageId(), "SNS answered 500 InternalError.");
+                } else {
+                    published.add(report);
+                }
+            }
+            return failed;
+        }
+
+        Report of(String messageId) {
+            return published.stream().filter(r -> r.messageId().equals(messageId)).findFirst().orElse(null);
+        }
+    }
+
+    static final class DeadLetters implements DeadLetterQueue {
+        final List<DeadLetter> sent = Collections.synchronizedList(new ArrayList<>());
+        volatile boolean failing;
+
+        @Override
+        public Map<String, String> send(List<DeadLetter> letters) {
+            Map<String, String> failed = new LinkedHashMap<>();
+            for (DeadLetter letter : letters) {
+                if (failing) {
+                    failed.put(letter.messageId(), "SQS answered 500 InternalError.");
+                } else {
+                    sent.add(letter);
+                }
+            }
+            return failed;
+        }
+    }
+
+    /** Telemetry lines, kept. */
+    static final class Lines {
+        final List<String> lines = Collections.synchronizedList(new ArrayList<>());
+
+        Telemetry telemetry(java.time.Clock clock) {
+            return new Telemetry(lines::add, clock);
+        }
+    }
+}
