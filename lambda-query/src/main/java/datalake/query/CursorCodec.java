@@ -1,0 +1,149 @@
+package datalake.query;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.regex.Pattern;
+
+/**
+ * The opaque cursor text of {@code next} URLs: base64url (no padding) of a small JSON document
+ * ({@code v} format version, {@code f} the query's fingerprint, {@code b} bucket, {@code k} range key)
+ * followed by an 8-byte checksum of it.
+ *
+ * <p>Decoding refuses, with 400 {@code InvalidCursor}, anything this codec did not write for the same
+ * query: bad base64, a wrong checksum (truncated or edited text), another query's fingerprint, a bucket
+ * outside the query's range or a key outside its WHERE. The checksum is not a secret signature: a
+ * forged cursor that passes every check can still only move within its own query.
+ */
+final class CursorCodec {
+    static final int MAX_LENGTH = 2048;
+    private static final int VERSION = 1;
+    private static final int CHECKSUM_BYTES = 8;
+    private static final byte[] CHECKSUM_CONTEXT = "datalake-query-cursor/1".getBytes(StandardCharsets.US_ASCII);
+    private static final Pattern BASE64URL = Pattern.compile("[A-Za-z0-9_-]+");
+    /** DynamoDB's limit for a sort key value. */
+    private static final int MAX_KEY_BYTES = 1024;
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final JsonFactory FACTORY = MAPPER.getFactory();
+
+    private CursorCodec() {
+    }
+
+    static String encode(FilesQuery query, Cursor cursor) {
+        ByteArrayOutputStream json = new ByteArrayOutputStream(128);
+        try (JsonGenerator g = FACTORY.createGenerator(json)) {
+            g.writeStartObject();
+            g.writeNumberField("v", VERSION);
+            g.writeStringField("f", query.fingerprint());
+            if (cursor.bucket() != null) {
+                g.writeNumberField("b", cursor.bucket());
+            }
+            if (cursor.after() != null) {
+                g.writeStringField("k", cursor.after());
+            }
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        byte[] payload = json.toByteArray();
+        byte[] token = Arrays.copyOf(payload, payload.length + CHECKSUM_BYTES);
+        System.arraycopy(checksum(payload), 0, token, payload.length, CHECKSUM_BYTES);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(token);
+    }
+
+    static Cursor decode(FilesQuery query, String text) {
+        if (text.length() > MAX_LENGTH || !BASE64URL.matcher(text).matches()) {
+            throw invalid();
+        }
+        byte[] token;
+        try {
+            token = Base64.getUrlDecoder().decode(text);
+        } catch (IllegalArgumentException e) {
+            throw invalid();
+        }
+        if (token.length <= CHECKSUM_BYTES) {
+            throw invalid();
+        }
+        byte[] payload = Arrays.copyOf(token, token.length - CHECKSUM_BYTES);
+        byte[] sum = Arrays.copyOfRange(token, payload.length, token.length);
+        if (!MessageDigest.isEqual(sum, Arrays.copyOf(checksum(payload), CHECKSUM_BYTES))) {
+            throw invalid();
+        }
+        JsonNode node;
+        try {
+            node = MAPPER.readTree(payload);
+        } catch (IOException e) {
+            throw invalid();
+        }
+        if (node == null || !node.isObject() || !node.path("v").isInt() || node.path("v").intValue() != VERSION) {
+            throw invalid();
+        }
+        if (!node.path("f").isTextual() || !node.path("f").textValue().equals(query.fingerprint())) {
+            throw new RequestRejectedException(400, ErrorCodes.INVALID_CURSOR,
+                    "The cursor belongs to another query; use the next URL exactly as it was returned.");
+        }
+        Long bucket = null;
+        JsonNode b = node.get("b");
+        if (b != null) {
+            if (!b.isIntegralNumber() || !b.canConvertToLong()) {
+                throw invalid();
+            }
+            bucket = b.longValue();
+        }
+        String after = null;
+        JsonNode k = node.get("k");
+        if (k != null) {
+            if (!k.isTextual()) {
+                throw invalid();
+            }
+            after = k.textValue();
+        }
+        Cursor cursor = new Cursor(bucket, after);
+        check(query, cursor);
+        return cursor;
+    }
+
+    /** The position must lie inside the query: its bucket range and its WHERE. */
+    private static void check(FilesQuery query, Cursor cursor) {
+        if (query instanceof FilesQuery.ByTime time) {
+            if (cursor.bucket() == null || cursor.bucket() < time.firstBucket() || cursor.bucket() > time.lastBucket()) {
+                throw invalid();
+            }
+        } else if (cursor.bucket() != null || cursor.after() == null) {
+            throw invalid();
+        }
+        String after = cursor.after();
+        if (after != null) {
+            int sep = after.indexOf(':');
+            if (sep <= 0 || sep == after.length() - 1
+                    || after.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES
+                    || (query.rangePrefix() != null && !after.startsWith(query.rangePrefix()))) {
+                throw invalid();
+            }
+        }
+    }
+
+    private static RequestRejectedException invalid() {
+        return RequestRejectedException.badRequest(ErrorCodes.INVALID_CURSOR,
+                "The cursor is not valid; use the next URL exactly as it was returned, or start again without a cursor.");
+    }
+
+    private static byte[] checksum(byte[] payload) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update(CHECKSUM_CONTEXT);
+            return sha.digest(payload);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package datalake.query;
+
+/** The {@code code} values of error responses: those of the datalake v0 API, plus routing and server faults. */
+public final class ErrorCodes {
+    public static final String NO_ARGS = "NoArgs";
+    public static final String NO_WHAT = "NoWhat";
+    public static final String NO_WORK_INTERVAL = "NoWorkInterval";
+    public static final String INVALID_WORK_INTERVAL = "InvalidWorkInterval";
+    public static final String INVALID_TIME = "InvalidTime";
+    public static final String INVALID_CURSOR = "InvalidCursor";
+    public static final String INVALID_LOOKBACK = "InvalidLookback";
+    public static final String NO_SUCH_FILE = "NoSuchFile";
+    /** 404 for a path that is no route of the API. */
+    public static final String NO_SUCH_ROUTE = "NoSuchRoute";
+    /** 405 for a route asked with another method than GET. */
+    public static final String METHOD_NOT_ALLOWED = "MethodNotAllowed";
+    /** 503 when DynamoDB or S3 cannot answer (throttling, outage, network). */
+    public static final String SERVICE_UNAVAILABLE = "ServiceUnavailable";
+    /** 500 for a fault of this function itself. */
+    public static final String INTERNAL_ERROR = "InternalError";
+
+    private ErrorCodes() {
+    }
+}

@@ -1,0 +1,16 @@
+package datalake.query;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/** The stored files: their user metadata, and time-limited download links. AWS: {@link S3FileStore}. */
+public interface FileStore {
+
+    /** The object's user metadata (keys without {@code x-amz-meta-}), or empty when there is no such object. */
+    Optional<Map<String, String>> userMetadata(String bucket, String key);
+
+    /** A URL that lets anyone GET the object for {@code validity}. */
+    URI presignedGet(String bucket, String key, Duration validity);
+}

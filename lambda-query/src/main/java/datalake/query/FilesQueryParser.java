@@ -1,0 +1,95 @@
+package datalake.query;
+
+import datalake.records.Times;
+import java.time.DateTimeException;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.regex.Pattern;
+
+/**
+ * Turns the parameters of {@code /v0/archive/files/} into a {@link FilesQuery}, with exactly the v0
+ * API's 400 codes, checked in its order: NoArgs, NoWhat, NoWorkInterval, InvalidWorkInterval,
+ * InvalidTime, InvalidWorkInterval (start after end). The cursor is checked afterwards, against the query.
+ */
+final class FilesQueryParser {
+    private static final Pattern NUMBER = Pattern.compile("[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?");
+    /** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z: the range ISO-8601 text and the client handle. */
+    private static final long MIN_MS = -62_135_596_800_000L;
+    private static final long MAX_MS = 253_402_300_799_999L;
+
+    private FilesQueryParser() {
+    }
+
+    static FilesQuery parse(Map<String, String> params) {
+        if (params.isEmpty()) {
+            throw RequestRejectedException.badRequest(ErrorCodes.NO_ARGS,
+                    "Give query parameters: what, and either start and end or work_id.");
+        }
+        String what = present(params, "what");
+        if (what == null) {
+            throw RequestRejectedException.badRequest(ErrorCodes.NO_WHAT, "Give the what parameter.");
+        }
+        String where = present(params, "where");
+        String workId = present(params, "work_id");
+        String start = present(params, "start");
+        String end = present(params, "end");
+        if (workId == null && start == null && end == null) {
+            throw RequestRejectedException.badRequest(ErrorCodes.NO_WORK_INTERVAL,
+                    "Give either work_id or start and end.");
+        }
+        if (workId != null && (start != null || end != null)) {
+            throw RequestRejectedException.badRequest(ErrorCodes.INVALID_WORK_INTERVAL,
+                    "Give either work_id or start and end, not both.");
+        }
+        if (workId != null) {
+            return new FilesQuery.ByWorkId(what, where, workId);
+        }
+        if (start == null || end == null) {
+            throw RequestRejectedException.badRequest(ErrorCodes.INVALID_WORK_INTERVAL,
+                    "Give start and end together.");
+        }
+        long startMs = time("start", start);
+        long endMs = time("end", end);
+        if (startMs > endMs) {
+            throw RequestRejectedException.badRequest(ErrorCodes.INVALID_WORK_INTERVAL,
+                    "Give a start that is not after end.");
+        }
+        return new FilesQuery.ByTime(what, where, startMs, endMs);
+    }
+
+    /** A parameter's value, or null when it is absent or empty (the datalake client never sends empty ones). */
+    static String present(Map<String, String> params, String name) {
+        String value = params.get(name);
+        return value == null || value.isEmpty() ? null : value;
+    }
+
+    /**
+     * Milliseconds since the epoch, seconds (numbers up to 100,000,000,000), or ISO-8601 text, as the
+     * datalake client and datalake-common accept them; years 1 to 9999.
+     */
+    static long time(String name, String value) {
+        String v = value.strip();
+        if (NUMBER.matcher(v).matches()) {
+            OptionalLong ms = Times.fromNumber(Double.parseDouble(v));
+            if (ms.isPresent()) {
+                return ms.getAsLong();
+            }
+        } else {
+            try {
+                long ms = Times.fromIso(v);
+                if (ms >= MIN_MS && ms <= MAX_MS) {
+                    return ms;
+                }
+            } catch (DateTimeException | ArithmeticException notIso) {
+                // falls through to the one sentence below
+            }
+        }
+        throw RequestRejectedException.badRequest(ErrorCodes.INVALID_TIME, "Give " + name
+                + " as milliseconds since the epoch or an ISO-8601 time between the years 1 and 9999, not \""
+                + abbreviate(v) + "\".");
+    }
+
+    static String abbreviate(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 40) + "…";
+    }
+}

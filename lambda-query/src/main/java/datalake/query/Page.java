@@ -1,0 +1,11 @@
+package datalake.query;
+
+import datalake.records.Record;
+import java.util.List;
+
+/** One page of a files query: its records, and where the next page starts (null on the last page). */
+record Page(List<Record> records, Cursor next) {
+    Page {
+        records = List.copyOf(records);
+    }
+}

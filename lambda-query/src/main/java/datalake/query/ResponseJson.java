@@ -1,0 +1,119 @@
+package datalake.query;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import datalake.records.Metadata;
+import datalake.records.Record;
+import datalake.records.Times;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * The JSON bodies of the v0 API, written field by field. A record is
+ * {@code {url, http_url, create_time, size, metadata}}; metadata carries the stored fields plus
+ * {@code start_iso} and {@code end_iso} (null for an instant).
+ */
+final class ResponseJson {
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    private ResponseJson() {
+    }
+
+    static String files(List<Record> records, String next, Links links) {
+        return write(g -> {
+            g.writeStartObject();
+            g.writeArrayFieldStart("records");
+            for (Record record : records) {
+                writeRecord(g, record, links);
+            }
+            g.writeEndArray();
+            g.writeStringField("next", next);
+            g.writeEndObject();
+        });
+    }
+
+    static String record(Record record, Links links) {
+        return write(g -> writeRecord(g, record, links));
+    }
+
+    static String metadata(Metadata metadata) {
+        return write(g -> writeMetadata(g, metadata));
+    }
+
+    static String error(String code, String message) {
+        return write(g -> {
+            g.writeStartObject();
+            g.writeStringField("code", code);
+            g.writeStringField("message", message);
+            g.writeEndObject();
+        });
+    }
+
+    static String archive(String storageUrl) {
+        return write(g -> {
+            g.writeStartObject();
+            g.writeStringField("storage_url", storageUrl);
+            g.writeEndObject();
+        });
+    }
+
+    /** {@code {"data": {"build": {"version": …}}}}, the v0 environment document. */
+    static String environment(String version) {
+        return write(g -> {
+            g.writeStartObject();
+            g.writeObjectFieldStart("data");
+            g.writeObjectFieldStart("build");
+            g.writeStringField("version", version);
+            g.writeEndObject();
+            g.writeEndObject();
+            g.writeEndObject();
+        });
+    }
+
+    private static void writeRecord(JsonGenerator g, Record record, Links links) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("url", record.url());
+        g.writeStringField("http_url", links.fileData(record.metadata().id()));
+        g.writeNumberField("create_time", record.createTime());
+        g.writeNumberField("size", record.size());
+        g.writeFieldName("metadata");
+        writeMetadata(g, record.metadata());
+        g.writeEndObject();
+    }
+
+    private static void writeMetadata(JsonGenerator g, Metadata m) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("version", m.version());
+        g.writeNumberField("start", m.start());
+        if (m.end() == null) {
+            g.writeNullField("end");
+        } else {
+            g.writeNumberField("end", m.end());
+        }
+        g.writeStringField("path", m.path());
+        g.writeStringField("work_id", m.workId());
+        g.writeStringField("where", m.where());
+        g.writeStringField("what", m.what());
+        g.writeStringField("id", m.id());
+        g.writeStringField("hash", m.hash());
+        g.writeStringField("start_iso", Times.toIso(m.start()));
+        g.writeStringField("end_iso", m.end() == null ? null : Times.toIso(m.end()));
+        g.writeEndObject();
+    }
+
+    private interface Body {
+        void write(JsonGenerator g) throws IOException;
+    }
+
+    private static String write(Body body) {
+        StringWriter out = new StringWriter(512);
+        try (JsonGenerator g = FACTORY.createGenerator(out)) {
+            body.write(g);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,66 @@
+package datalake.query;
+
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+
+/** The SDK clients of the query function, built once from its configuration. */
+final class SdkClients {
+    /**
+     * HttpURLConnection keeps at most this many idle connections per host (the JDK default is 5); the
+     * day buckets are read {@value QueryApi#READ_THREADS} at a time, and each new connection to
+     * DynamoDB costs a TLS handshake. Set before the first connection; an explicit setting wins.
+     */
+    private static final String KEEP_ALIVE_PROPERTY = "http.maxConnections";
+
+    private SdkClients() {
+    }
+
+    static DynamoDbClient dynamoDb(QueryConfig config) {
+        keepEnoughConnections();
+        DynamoDbClientBuilder builder = DynamoDbClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder());
+        if (config.region() != null) {
+            builder.region(Region.of(config.region()));
+        }
+        if (config.dynamoDbEndpoint() != null) {
+            builder.endpointOverride(config.dynamoDbEndpoint());
+        }
+        return builder.build();
+    }
+
+    static S3Client s3(QueryConfig config) {
+        S3ClientBuilder builder = S3Client.builder()
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .forcePathStyle(config.s3PathStyle());
+        if (config.region() != null) {
+            builder.region(Region.of(config.region()));
+        }
+        if (config.s3Endpoint() != null) {
+            builder.endpointOverride(config.s3Endpoint());
+        }
+        return builder.build();
+    }
+
+    static S3Presigner presigner(QueryConfig config) {
+        S3Presigner.Builder builder = S3Presigner.builder()
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(config.s3PathStyle()).build());
+        if (config.region() != null) {
+            builder.region(Region.of(config.region()));
+        }
+        if (config.s3Endpoint() != null) {
+            builder.endpointOverride(config.s3Endpoint());
+        }
+        return builder.build();
+    }
+
+    static void keepEnoughConnections() {
+        if (System.getProperty(KEEP_ALIVE_PROPERTY) == null) {
+            System.setProperty(KEEP_ALIVE_PROPERTY, Integer.toString(QueryApi.READ_THREADS + 4));
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package datalake.query;
+
+import datalake.records.Record;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Pages of a work-id query on the GSI {@code work-id-index}. A file spanning several buckets has one
+ * record per bucket there, all with its range key and adjacent; the first is returned and the rest
+ * skipped, and the next page starts after the last returned range key, so each file appears once.
+ */
+final class WorkIdQueryPager {
+    private final RecordsTable table;
+    private final int pageSize;
+    private final int readLimit;
+
+    WorkIdQueryPager(RecordsTable table, int pageSize, int readLimit) {
+        this.table = table;
+        this.pageSize = pageSize;
+        this.readLimit = readLimit;
+    }
+
+    Page page(FilesQuery.ByWorkId query, Cursor cursor) {
+        List<Record> page = new ArrayList<>(pageSize);
+        String position = cursor == null ? null : cursor.after();
+        String lastReturned = position;
+        do {
+            RecordsTable.Slice slice = table.queryWorkId(query.workId(), query.what(), query.rangePrefix(), position,
+                    readLimit);
+            for (Record record : slice.records()) {
+                String key = record.rangeKey().toString();
+                if (key.equals(lastReturned)) {
+                    continue;
+                }
+                if (page.size() == pageSize) {
+                    return new Page(page, new Cursor(null, lastReturned));
+                }
+                page.add(record);
+                lastReturned = key;
+            }
+            position = slice.lastKey();
+        } while (position != null);
+        return new Page(page, null);
+    }
+}
