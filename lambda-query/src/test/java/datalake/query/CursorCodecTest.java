@@ -1,0 +1,119 @@
+package datalake.query;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class CursorCodecTest {
+    private static final FilesQuery.ByTime TIME = new FilesQuery.ByTime("syslog", "web", Files.T0, Files.T0 + 3 * Files.DAY);
+    private static final long FIRST = TIME.firstBucket();
+
+    private static String code(FilesQuery query, String text) {
+        return assertThrows(RequestRejectedException.class, () -> CursorCodec.decode(query, text)).code();
+    }
+
+    @Test
+    void aCursorRoundTripsThroughItsText() {
+        Cursor cursor = new Cursor(FIRST + 2, "web:abc-123");
+
+        String text = CursorCodec.encode(TIME, cursor);
+
+        assertTrue(text.matches("[A-Za-z0-9_-]+"), "URL-safe without escaping: " + text);
+        assertEquals(cursor, CursorCodec.decode(TIME, text));
+    }
+
+    @Test
+    void aBucketStartWithoutKeyAndAWorkIdCursorRoundTrip() {
+        FilesQuery.ByWorkId work = new FilesQuery.ByWorkId("syslog", null, "job");
+        assertEquals(new Cursor(FIRST, null), CursorCodec.decode(TIME, CursorCodec.encode(TIME, new Cursor(FIRST, null))));
+        assertEquals(new Cursor(null, "web:x"), CursorCodec.decode(work, CursorCodec.encode(work, new Cursor(null, "web:x"))));
+    }
+
+    @Test
+    void everyEditedCharacterIsRefused() {
+        String text = CursorCodec.encode(TIME, new Cursor(FIRST + 1, "web:abc"));
+        for (int i = 0; i < text.length(); i++) {
+            char replacement = text.charAt(i) == 'A' ? 'B' : 'A';
+            String tampered = text.substring(0, i) + replacement + text.substring(i + 1);
+            assertEquals("InvalidCursor", code(TIME, tampered), "edited at " + i);
+        }
+    }
+
+    @Test
+    void truncatedOrExtendedTextIsRefused() {
+        String text = CursorCodec.encode(TIME, new Cursor(FIRST, "web:abc"));
+        assertEquals("InvalidCursor", code(TIME, text.substring(0, text.length() - 1)));
+        assertEquals("InvalidCursor", code(TIME, text.substring(0, 10)));
+        assertEquals("InvalidCursor", code(TIME, text + "A"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"x", "====", "not a cursor", "eyJ2IjoxfQ", "%00", "AAAAAAAAAAAAAAAAAAAA", "a.b"})
+    void garbageIsRefused(String garbage) {
+        assertEquals("InvalidCursor", code(TIME, garbage));
+    }
+
+    @Test
+    void overlongTextIsRefused() {
+        assertEquals("InvalidCursor", code(TIME, "A".repeat(CursorCodec.MAX_LENGTH + 1)));
+    }
+
+    @Test
+    void aCursorOfAnotherQueryIsRefused() {
+        String text = CursorCodec.encode(TIME, new Cursor(FIRST, "web:abc"));
+
+        assertEquals("InvalidCursor", code(new FilesQuery.ByTime("syslog", "web", TIME.start(), TIME.end() + 1), text));
+        assertEquals("InvalidCursor", code(new FilesQuery.ByTime("nginx", "web", TIME.start(), TIME.end()), text));
+        assertEquals("InvalidCursor", code(new FilesQuery.ByWorkId("syslog", "web", "job"), text));
+    }
+
+    @Test
+    void aValidlyChecksummedCursorOutsideItsQueryIsRefused() {
+        // Forged with the right checksum: the position itself must still lie inside the query.
+        assertEquals("InvalidCursor", code(TIME, CursorCodec.encode(TIME, new Cursor(FIRST - 1, null))));
+        assertEquals("InvalidCursor", code(TIME, CursorCodec.encode(TIME, new Cursor(TIME.lastBucket() + 1, null))));
+        assertEquals("InvalidCursor", code(TIME, CursorCodec.encode(TIME, new Cursor(FIRST, "db:abc"))));
+        assertEquals("InvalidCursor", code(TIME, CursorCodec.encode(TIME, new Cursor(null, "web:abc"))));
+        assertEquals("InvalidCursor", code(TIME, CursorCodec.encode(TIME, new Cursor(FIRST, "web:"))));
+        FilesQuery.ByWorkId work = new FilesQuery.ByWorkId("syslog", null, "job");
+        assertEquals("InvalidCursor", code(work, CursorCodec.encode(work, new Cursor(null, null))));
+        assertEquals("InvalidCursor", code(work, CursorCodec.encode(work, new Cursor(5L, "web:x"))));
+        assertEquals("InvalidCursor", code(work, CursorCodec.encode(work, new Cursor(null, "no-separator"))));
+    }
+
+    @Test
+    void wellFormedJsonOfTheWrongShapeIsRefused() {
+        assertEquals("InvalidCursor", code(TIME, withChecksum("{\"v\":2,\"f\":\"" + TIME.fingerprint() + "\",\"b\":" + FIRST + "}")));
+        assertEquals("InvalidCursor", code(TIME, withChecksum("{\"v\":1,\"f\":\"" + TIME.fingerprint() + "\",\"b\":\"1\"}")));
+        assertEquals("InvalidCursor", code(TIME, withChecksum("{\"v\":1,\"f\":\"" + TIME.fingerprint() + "\",\"b\":1.5}")));
+        assertEquals("InvalidCursor", code(TIME, withChecksum("[1,2]")));
+        assertEquals("InvalidCursor", code(TIME, withChecksum("{\"v\":1,\"f\":\"" + TIME.fingerprint()
+                + "\",\"b\":" + FIRST + ",\"k\":7}")));
+        assertEquals("InvalidCursor", code(TIME, withChecksum("{not json")));
+    }
+
+    /** A cursor text with a correct checksum around any payload, as a forger who read this code could make. */
+    private static String withChecksum(String json) {
+        String valid = CursorCodec.encode(TIME, new Cursor(FIRST, null));
+        byte[] token = Base64.getUrlDecoder().decode(valid);
+        byte[] validPayload = java.util.Arrays.copyOf(token, token.length - 8);
+        assertTrue(new String(validPayload, StandardCharsets.UTF_8).startsWith("{\"v\":1"));
+        try {
+            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            sha.update("datalake-query-cursor/1".getBytes(StandardCharsets.US_ASCII));
+            byte[] payload = json.getBytes(StandardCharsets.UTF_8);
+            byte[] sum = sha.digest(payload);
+            byte[] forged = java.util.Arrays.copyOf(payload, payload.length + 8);
+            System.arraycopy(sum, 0, forged, payload.length, 8);
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(forged);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package datalake.query;
+
+import datalake.records.Metadata;
+import datalake.records.Record;
+import datalake.records.RecordFactory;
+import datalake.records.TimeBuckets;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Test files: metadata and the records the ingester's RecordFactory makes of them. */
+final class Files {
+    static final long DAY = TimeBuckets.DAY_MS;
+    /** 2024-01-01T00:00:00Z, bucket 19723. */
+    static final long T0 = 1_704_067_200_000L;
+    static final String HASH = "0123456789abcdef0123456789abcdef";
+    private static final RecordFactory FACTORY = new RecordFactory();
+
+    private Files() {
+    }
+
+    static Metadata file(String id, String what, String where, long start, Long end) {
+        return new Metadata(start, end, "/var/log/" + id, null, where, what, id, HASH);
+    }
+
+    static Metadata file(String id, String what, String where, long start, Long end, String workId) {
+        return new Metadata(start, end, "/var/log/" + id, workId, where, what, id, HASH);
+    }
+
+    static List<Record> records(Metadata m) {
+        return records(m, 1_000L);
+    }
+
+    static List<Record> records(Metadata m, long createTime) {
+        return FACTORY.records(m, "s3://bucket/" + m.id() + "/data", createTime, 42L);
+    }
+
+    static List<Record> records(List<Metadata> files) {
+        List<Record> all = new ArrayList<>();
+        files.forEach(m -> all.addAll(records(m)));
+        return all;
+    }
+}

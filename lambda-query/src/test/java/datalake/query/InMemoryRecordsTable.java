@@ -1,0 +1,73 @@
+package datalake.query;
+
+import datalake.records.Record;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * A {@link RecordsTable} in memory with DynamoDB's ordering and slicing: range keys in order, at most
+ * {@code limit} records a slice, duplicates of one range key on the work-id index. {@code onRead} sees
+ * every read (bucket number, or -1 for the index) before it is answered.
+ */
+final class InMemoryRecordsTable implements RecordsTable {
+    private final Map<String, TreeMap<String, Record>> table = new ConcurrentHashMap<>();
+    private final Map<String, TreeMap<String, List<Record>>> workIdIndex = new ConcurrentHashMap<>();
+    private volatile Consumer<Long> onRead = bucket -> { };
+
+    InMemoryRecordsTable put(Collection<Record> records) {
+        for (Record record : records) {
+            String rangeKey = record.rangeKey().toString();
+            table.computeIfAbsent(record.timeIndexKey().toString(), k -> new TreeMap<>()).put(rangeKey, record);
+            List<Record> sameKey = workIdIndex.computeIfAbsent(record.workIdIndexKey().toString(), k -> new TreeMap<>())
+                    .computeIfAbsent(rangeKey, k -> new ArrayList<>());
+            sameKey.removeIf(r -> r.bucket() == record.bucket());
+            sameKey.add(record);
+        }
+        return this;
+    }
+
+    void onRead(Consumer<Long> hook) {
+        this.onRead = hook;
+    }
+
+    @Override
+    public Slice queryBucket(long bucket, String what, String rangePrefix, String after, int limit) {
+        onRead.accept(bucket);
+        TreeMap<String, Record> items = table.getOrDefault(bucket + ":" + what, new TreeMap<>());
+        return slice(new ArrayList<>(items.entrySet()), rangePrefix, after, limit);
+    }
+
+    @Override
+    public Slice queryWorkId(String workId, String what, String rangePrefix, String after, int limit) {
+        onRead.accept(-1L);
+        List<Map.Entry<String, Record>> flat = new ArrayList<>();
+        workIdIndex.getOrDefault(workId + ":" + what, new TreeMap<>()).forEach((key, records) ->
+                records.forEach(r -> flat.add(Map.entry(key, r))));
+        return slice(flat, rangePrefix, after, limit);
+    }
+
+    /** What DynamoDbRecordsTable does: begins_with without a position, "> after" and a prefix stop with one. */
+    private static Slice slice(List<Map.Entry<String, Record>> ordered, String prefix, String after, int limit) {
+        List<Map.Entry<String, Record>> candidates = ordered.stream()
+                .filter(e -> after != null ? e.getKey().compareTo(after) > 0 : prefix == null || e.getKey().startsWith(prefix))
+                .toList();
+        List<Record> records = new ArrayList<>();
+        int read = Math.min(limit, candidates.size());
+        // Like DynamoDB, a full slice has a last key even when nothing follows it.
+        String lastKey = candidates.size() >= limit ? candidates.get(limit - 1).getKey() : null;
+        for (int i = 0; i < read; i++) {
+            Map.Entry<String, Record> e = candidates.get(i);
+            if (prefix != null && !e.getKey().startsWith(prefix)) {
+                lastKey = null;
+                break;
+            }
+            records.add(e.getValue());
+        }
+        return new Slice(records, lastKey);
+    }
+}

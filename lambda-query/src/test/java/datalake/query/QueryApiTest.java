@@ -1,0 +1,301 @@
+package datalake.query;
+
+import static datalake.query.Events.body;
+import static datalake.query.Events.get;
+import static datalake.query.Files.DAY;
+import static datalake.query.Files.T0;
+import static datalake.query.Files.file;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.fasterxml.jackson.databind.JsonNode;
+import datalake.records.DatalakeJson;
+import datalake.records.Metadata;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.SdkClientException;
+
+class QueryApiTest {
+    private static final String HOST = "https://abc123.execute-api.us-east-1.amazonaws.com";
+    private static final long NOW = T0 + 40 * DAY;
+    private static final QueryConfig CONFIG = QueryConfig.of("records", "lake");
+    private final InMemoryRecordsTable table = new InMemoryRecordsTable();
+    private final FakeFileStore store = new FakeFileStore();
+    private final QueryApi api = api(table, CONFIG);
+
+    private QueryApi api(RecordsTable records, QueryConfig config) {
+        return new QueryApi(config, records, null, store, Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC));
+    }
+
+    private static void assertError(APIGatewayV2HTTPResponse response, int status, String code) {
+        assertEquals(status, response.getStatusCode(), response.getBody());
+        JsonNode error = body(response);
+        assertEquals(code, error.path("code").asText());
+        String message = error.path("message").asText();
+        assertTrue(message.endsWith(".") && !message.contains("Exception") && !message.contains("\tat "), message);
+        assertEquals("application/json", response.getHeaders().get("content-type"));
+    }
+
+    @Test
+    void archiveReportsTheStorageUrl() {
+        APIGatewayV2HTTPResponse response = api.handle(get("/v0/archive/", ""));
+
+        assertEquals(200, response.getStatusCode());
+        assertEquals("s3://lake", body(response).path("storage_url").asText());
+    }
+
+    @Test
+    void environmentReportsTheBuildVersion() {
+        JsonNode env = body(api.handle(get("/v0/environment/", "")));
+
+        assertFalse(env.path("data").path("build").path("version").asText().isEmpty());
+    }
+
+    @Test
+    void aTimeQueryAnswersV0RecordsWithHttpUrlAndIsoTimes() {
+        table.put(Files.records(file("instant", "syslog", "web", T0 + 1000, null)));
+        table.put(Files.records(file("span", "syslog", "web", T0 + 2000, T0 + DAY + 5)));
+
+        JsonNode page = body(api.handle(get("/v0/archive/files/", "what=syslog&start=" + T0 + "&end=" + (T0 + 3 * DAY))));
+
+        assertTrue(page.path("next").isNull());
+        assertEquals(2, page.path("records").size());
+        JsonNode instant = page.path("records").get(0);
+        assertEquals("s3://bucket/instant/data", instant.path("url").asText());
+        assertEquals(HOST + "/v0/archive/files/instant/data", instant.path("http_url").asText());
+        assertEquals(1000, instant.path("create_time").asLong());
+        assertEquals(42, instant.path("size").asLong());
+        JsonNode m = instant.path("metadata");
+        assertEquals("2024-01-01T00:00:01.000Z", m.path("start_iso").asText());
+        assertTrue(m.path("end").isNull() && m.path("end_iso").isNull() && m.path("work_id").isNull());
+        assertEquals(0, m.path("version").asInt());
+        JsonNode span = page.path("records").get(1).path("metadata");
+        assertEquals("2024-01-02T00:00:00.005Z", span.path("end_iso").asText());
+    }
+
+    @Test
+    void nextIsAnAbsoluteUrlThatWalksEveryFileOnce() {
+        // given 250 files over three days
+        List<Metadata> files = new ArrayList<>();
+        for (int i = 0; i < 250; i++) {
+            files.add(file(String.format("f%03d", i), "syslog", "web", T0 + i * (3 * DAY / 250), null));
+        }
+        table.put(Files.records(files));
+
+        // when the client follows next from the first page
+        Set<String> ids = new HashSet<>();
+        int count = 0;
+        int pages = 0;
+        String url = HOST + "/v0/archive/files/?what=syslog&start=2024-01-01&end=" + (T0 + 3 * DAY);
+        while (url != null) {
+            URI uri = URI.create(url);
+            assertEquals(HOST, uri.getScheme() + "://" + uri.getHost());
+            JsonNode page = body(api.handle(get(uri.getRawPath(), uri.getRawQuery())));
+            for (JsonNode record : page.path("records")) {
+                ids.add(record.path("metadata").path("id").asText());
+                count++;
+            }
+            pages++;
+            url = page.path("next").isNull() ? null : page.path("next").asText();
+        }
+
+        // then every file came once, in pages of at most 100
+        assertEquals(250, count);
+        assertEquals(250, ids.size());
+        assertEquals(3, pages);
+    }
+
+    @Test
+    void linksKeepANamedStageOrUseTheConfiguredUrl() {
+        table.put(Files.records(file("a", "syslog", "web", T0, null)));
+
+        JsonNode staged = body(api.handle(Events.request("GET", "/prod/v0/archive/files/",
+                "what=syslog&start=" + T0 + "&end=" + T0, "prod")));
+        JsonNode configured = body(api(table, CONFIG.withHttpUrl("https://datalake.example.com/api/")).handle(
+                get("/v0/archive/files/", "what=syslog&start=" + T0 + "&end=" + T0)));
+
+        assertEquals(HOST + "/prod/v0/archive/files/a/data", staged.path("records").get(0).path("http_url").asText());
+        assertEquals("https://datalake.example.com/api/v0/archive/files/a/data",
+                configured.path("records").get(0).path("http_url").asText());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "''|NoArgs",
+            "where=web|NoWhat",
+            "what=syslog|NoWorkInterval",
+            "what=syslog&work_id=j&start=1|InvalidWorkInterval",
+            "what=syslog&start=1|InvalidWorkInterval",
+            "what=syslog&start=2000000000000&end=1000000000000|InvalidWorkInterval",
+            "what=syslog&start=today&end=1|InvalidTime",
+            "what=syslog&start=1&end=%ZZ|InvalidTime",
+            "what=syslog&start=1&end=2&cursor=abc|InvalidCursor",
+            "what=syslog&work_id=j&cursor=%00|InvalidCursor"})
+    void everyMisuseOfFilesIsItsV0Code(String query, String code) {
+        assertError(api.handle(get("/v0/archive/files/", query)), 400, code);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"abc", "-1", "1.5", "3661", "99999999999", "''"})
+    void aBadLookbackIsInvalidLookback(String lookback) {
+        String query = lookback.isEmpty() ? "lookback=%20" : "lookback=" + lookback;
+        assertError(api.handle(get("/v0/archive/latest/syslog/web", query)), 400, "InvalidLookback");
+    }
+
+    @Test
+    void unknownRoutesAre404AndOtherMethods405() {
+        assertError(api.handle(get("/v0/archive/nope", "")), 404, "NoSuchRoute");
+        assertError(api.handle(get("/", "")), 404, "NoSuchRoute");
+        assertError(api.handle(get("/v0/archive/files/a/b/c", "")), 404, "NoSuchRoute");
+        assertError(api.handle(get("/v0//archive/", "")), 404, "NoSuchRoute");
+
+        APIGatewayV2HTTPResponse post = api.handle(Events.request("POST", "/v0/archive/files/", "", "$default"));
+        assertError(post, 405, "MethodNotAllowed");
+        assertEquals("GET", post.getHeaders().get("allow"));
+    }
+
+    @Test
+    void fileMetadataComesFromTheObjectsUserMetadataWithIsoTimes() {
+        Metadata m = file("abc", "syslog", "web", T0, T0 + 1500L, "job");
+        store.put("lake", "abc/data", Map.of("datalake", DatalakeJson.toJson(m)));
+
+        APIGatewayV2HTTPResponse response = api.handle(get("/v0/archive/files/abc/metadata", ""));
+
+        assertEquals(200, response.getStatusCode());
+        JsonNode metadata = body(response);
+        assertEquals("job", metadata.path("work_id").asText());
+        assertEquals(T0, metadata.path("start").asLong());
+        assertEquals("2024-01-01T00:00:00.000Z", metadata.path("start_iso").asText());
+        assertEquals("2024-01-01T00:00:01.500Z", metadata.path("end_iso").asText());
+    }
+
+    @Test
+    void fileDataRedirectsToAPresignedLinkValidFifteenMinutes() {
+        store.put("lake", "abc/data", Map.of("datalake", DatalakeJson.toJson(file("abc", "s", "w", T0, null))));
+
+        APIGatewayV2HTTPResponse response = api.handle(get("/v0/archive/files/abc/data", ""));
+
+        assertEquals(302, response.getStatusCode());
+        assertEquals("https://lake.s3.example/abc/data?X-Amz-Expires=900", response.getHeaders().get("location"));
+    }
+
+    @Test
+    void missingOrForeignFilesAreNoSuchFile() {
+        store.put("lake", "plain/data", Map.of());
+        store.put("lake", "broken/data", Map.of("datalake", "{\"version\": 0}"));
+
+        assertError(api.handle(get("/v0/archive/files/missing/metadata", "")), 404, "NoSuchFile");
+        assertError(api.handle(get("/v0/archive/files/missing/data", "")), 404, "NoSuchFile");
+        assertError(api.handle(get("/v0/archive/files/plain/metadata", "")), 404, "NoSuchFile");
+        assertError(api.handle(get("/v0/archive/files/broken/metadata", "")), 404, "NoSuchFile");
+        assertError(api.handle(get("/v0/archive/files/a%3Ab/data", "")), 404, "NoSuchFile");
+        assertError(api.handle(get("/v0/archive/files/a%2Fb/data", "")), 404, "NoSuchFile");
+        assertError(api.handle(get("/v0/archive/files/" + "x".repeat(129) + "/data", "")), 404, "NoSuchFile");
+    }
+
+    @Test
+    void latestAnswersTheRecordAndItsDataRedirects() {
+        table.put(Files.records(file("old", "syslog", "web", NOW - 3 * DAY, null)));
+        table.put(Files.records(file("new", "syslog", "web", NOW - DAY, null)));
+
+        APIGatewayV2HTTPResponse latest = api.handle(get("/v0/archive/latest/syslog/web", ""));
+        APIGatewayV2HTTPResponse data = api.handle(get("/v0/archive/latest/syslog/web/data", "lookback=2"));
+
+        assertEquals(200, latest.getStatusCode());
+        assertEquals("new", body(latest).path("metadata").path("id").asText());
+        assertEquals(HOST + "/v0/archive/files/new/data", body(latest).path("http_url").asText());
+        assertEquals(302, data.getStatusCode());
+        assertEquals("https://bucket.s3.example/new/data?X-Amz-Expires=900", data.getHeaders().get("location"));
+    }
+
+    @Test
+    void noLatestFileIsNoSuchFile() {
+        table.put(Files.records(file("old", "syslog", "web", NOW - 3 * DAY, null)));
+
+        assertError(api.handle(get("/v0/archive/latest/syslog/web", "lookback=2")), 404, "NoSuchFile");
+        assertError(api.handle(get("/v0/archive/latest/syslog/db", "")), 404, "NoSuchFile");
+        assertError(api.handle(get("/v0/archive/latest/SYS%20LOG/web/data", "")), 404, "NoSuchFile");
+    }
+
+    @Test
+    void whatOrWhereNoFileCanHaveIsAnEmptyAnswer() {
+        JsonNode page = body(api.handle(get("/v0/archive/files/", "what=Sys:log&where=" + "w".repeat(600)
+                + "&start=1&end=2")));
+
+        assertEquals(0, page.path("records").size());
+        assertTrue(page.path("next").isNull());
+    }
+
+    @Test
+    void storageFailuresAre503AndOtherFaults500WithoutDetails() {
+        RecordsTable down = failing(SdkClientException.create("connection refused"));
+        RecordsTable refused = failing(AwsServiceException.builder().message("AccessDenied").statusCode(400).build());
+        RecordsTable broken = failing(new IllegalStateException("bug"));
+        String query = "what=syslog&start=1&end=2";
+
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream stderr = System.err;
+        System.setErr(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            assertError(api(down, CONFIG).handle(get("/v0/archive/files/", query)), 503, "ServiceUnavailable");
+            assertError(api(refused, CONFIG).handle(get("/v0/archive/files/", query)), 500, "InternalError");
+            assertError(api(broken, CONFIG).handle(get("/v0/archive/files/", query)), 500, "InternalError");
+        } finally {
+            System.setErr(stderr);
+        }
+
+        // the details go to the function's log instead
+        String logged = log.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(logged.contains("connection refused") && logged.contains("AccessDenied")
+                && logged.contains("IllegalStateException: bug"), logged);
+    }
+
+    @Test
+    void badInputNeverYieldsAServerError() {
+        String[][] requests = {
+                {"/v0/archive/files/", "what=%&start=%%&end=%E2%82"},
+                {"/v0/archive/files/", "what=a&start=-1e300&end=1e300"},
+                {"/v0/archive/files/", "what=a&start=0&end=253402300799999"},
+                {"/v0/archive/files/", "what=a&start=-62135596800000&end=253402300799999"},
+                {"/v0/archive/files/", "what=a&work_id=" + "x".repeat(5000)},
+                {"/v0/archive/files/", "what=a&work_id=b&cursor=" + "A".repeat(5000)},
+                {"/v0/archive/files/", "what=a&&&=&start=1&end=2&start=3"},
+                {"/v0/archive/latest/%/%", "lookback=0"},
+                {"/v0/archive/latest/a/b", "lookback=3660"},
+                {"/v0/archive/files/%E2%82/metadata", ""},
+                {"/v0/archive/files/..%2F../data", ""},
+                {"/%%%/", ""},
+        };
+        for (String[] request : requests) {
+            APIGatewayV2HTTPResponse response = api.handle(get(request[0], request[1]));
+            assertTrue(response.getStatusCode() < 500, request[0] + "?" + request[1] + " → " + response.getBody());
+        }
+    }
+
+    private static RecordsTable failing(RuntimeException failure) {
+        return new RecordsTable() {
+            @Override
+            public Slice queryBucket(long bucket, String what, String rangePrefix, String after, int limit) {
+                throw failure;
+            }
+
+            @Override
+            public Slice queryWorkId(String workId, String what, String rangePrefix, String after, int limit) {
+                throw failure;
+            }
+        };
+    }
+}

@@ -1,0 +1,59 @@
+package datalake.query;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class QueryConfigTest {
+
+    @Test
+    void readsTheDesignsVariables() {
+        QueryConfig config = QueryConfig.fromEnvironment(Map.of(
+                "DATALAKE_DYNAMODB_TABLE", "records",
+                "DATALAKE_LATEST_TABLE", "latest",
+                "DATALAKE_STORAGE_URL", "s3://lake/",
+                "AWS_REGION", "eu-west-1",
+                "AWS_ENDPOINT_URL", "http://127.0.0.1:5000",
+                "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:8000",
+                "DATALAKE_S3_PATH_STYLE", "true",
+                "DATALAKE_HTTP_URL", "https://datalake.example.com/"));
+
+        assertEquals(new QueryConfig("records", "latest", "lake", "eu-west-1", URI.create("http://127.0.0.1:8000"),
+                URI.create("http://127.0.0.1:5000"), true, "https://datalake.example.com"), config);
+        assertEquals("s3://lake", config.storageUrl());
+    }
+
+    @Test
+    void optionalVariablesMayBeAbsent() {
+        QueryConfig config = QueryConfig.fromEnvironment(Map.of(
+                "DATALAKE_DYNAMODB_TABLE", "records", "DATALAKE_STORAGE_URL", "s3://lake", "DATALAKE_LATEST_TABLE", ""));
+
+        assertNull(config.latestTable());
+        assertNull(config.region());
+        assertNull(config.dynamoDbEndpoint());
+        assertEquals(false, config.s3PathStyle());
+        assertNull(config.httpUrl());
+    }
+
+    @Test
+    void mistakesAreNamedInOneSentence() {
+        assertMessage("DATALAKE_DYNAMODB_TABLE", Map.of("DATALAKE_STORAGE_URL", "s3://lake"));
+        assertMessage("DATALAKE_STORAGE_URL", Map.of("DATALAKE_DYNAMODB_TABLE", "t"));
+        assertMessage("DATALAKE_STORAGE_URL", Map.of("DATALAKE_DYNAMODB_TABLE", "t", "DATALAKE_STORAGE_URL", "lake"));
+        assertMessage("DATALAKE_STORAGE_URL", Map.of("DATALAKE_DYNAMODB_TABLE", "t", "DATALAKE_STORAGE_URL", "s3://lake/x"));
+        assertMessage("DATALAKE_S3_PATH_STYLE", Map.of("DATALAKE_DYNAMODB_TABLE", "t", "DATALAKE_STORAGE_URL", "s3://l",
+                "DATALAKE_S3_PATH_STYLE", "maybe"));
+        assertMessage("AWS_ENDPOINT_URL_S3", Map.of("DATALAKE_DYNAMODB_TABLE", "t", "DATALAKE_STORAGE_URL", "s3://l",
+                "AWS_ENDPOINT_URL_S3", "localhost"));
+    }
+
+    private static void assertMessage(String variable, Map<String, String> env) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> QueryConfig.fromEnvironment(env));
+        assertTrue(e.getMessage().startsWith(variable) && e.getMessage().endsWith("."), e.getMessage());
+    }
+}

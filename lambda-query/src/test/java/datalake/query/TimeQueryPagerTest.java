@@ -1,0 +1,175 @@
+package datalake.query;
+
+import static datalake.query.Files.DAY;
+import static datalake.query.Files.T0;
+import static datalake.query.Files.file;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import datalake.records.Metadata;
+import datalake.records.Record;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class TimeQueryPagerTest {
+    private final ExecutorService executor = Executors.newFixedThreadPool(16);
+    private final InMemoryRecordsTable table = new InMemoryRecordsTable();
+
+    @AfterEach
+    void stop() {
+        executor.shutdownNow();
+    }
+
+    private TimeQueryPager pager(int pageSize, int wave, int budget, int readLimit) {
+        return new TimeQueryPager(table, executor, new TimeQueryPager.Limits(pageSize, wave, budget, readLimit));
+    }
+
+    /** Follows next cursors to the end, as the datalake client does, and returns every record of every page. */
+    private static List<Record> all(TimeQueryPager pager, FilesQuery.ByTime query, List<Integer> pageSizes) {
+        List<Record> all = new ArrayList<>();
+        Cursor cursor = null;
+        do {
+            // Through the codec, as a real next URL would carry it.
+            Cursor decoded = cursor == null ? null : CursorCodec.decode(query, CursorCodec.encode(query, cursor));
+            Page page = pager.page(query, decoded);
+            pageSizes.add(page.records().size());
+            all.addAll(page.records());
+            cursor = page.next();
+        } while (cursor != null && pageSizes.size() < 10_000);
+        return all;
+    }
+
+    private static List<String> ids(List<Record> records) {
+        return records.stream().map(r -> r.metadata().id()).toList();
+    }
+
+    @Test
+    void theBucketsOfAQueryAreReadConcurrently() throws Exception {
+        // given five buckets whose reads each wait until all five are in flight
+        CountDownLatch allInFlight = new CountDownLatch(5);
+        Set<Long> read = ConcurrentHashMap.newKeySet();
+        table.onRead(bucket -> {
+            read.add(bucket);
+            allInFlight.countDown();
+            try {
+                allInFlight.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, T0 + 10, T0 + 4 * DAY + 10);
+
+        // when a page is asked
+        long started = System.nanoTime();
+        Page page = pager(100, 32, 256, 101).page(query, null);
+
+        // then every bucket was read, at the same time (one after another would wait 5 s per bucket)
+        assertEquals(Set.of(19723L, 19724L, 19725L, 19726L, 19727L), read);
+        assertTrue(allInFlight.getCount() == 0 && System.nanoTime() - started < TimeUnit.SECONDS.toNanos(4));
+        assertTrue(page.records().isEmpty());
+        assertNull(page.next());
+    }
+
+    @Test
+    void everyMatchingFileAppearsExactlyOnceAcrossPages() {
+        // given 400 files over 30 buckets: instants, one-day files and files spanning up to six days
+        Random random = new Random(7);
+        List<Metadata> files = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            long start = T0 + (long) (random.nextDouble() * 30 * DAY);
+            Long end = switch (i % 3) {
+                case 0 -> null;
+                case 1 -> start + (long) (random.nextDouble() * DAY);
+                default -> start + (long) (random.nextDouble() * 6 * DAY);
+            };
+            files.add(file(String.format("f%03d", i), "w", i % 2 == 0 ? "web" : "db", start, end));
+        }
+        table.put(Files.records(files));
+        long qs = T0 + 3 * DAY + 12_345;
+        long qe = T0 + 25 * DAY + 999;
+        FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, qs, qe);
+
+        // when every page is read, with pages of 7 and DynamoDB slices of 5
+        List<Integer> pageSizes = new ArrayList<>();
+        List<String> got = ids(all(pager(7, 4, 8, 5), query, pageSizes));
+
+        // then each matching file came once, and nothing else
+        Set<String> expected = new HashSet<>();
+        files.stream().filter(m -> Intersection.intersects(m, qs, qe)).forEach(m -> expected.add(m.id()));
+        assertEquals(expected.size(), got.size(), "no duplicates");
+        assertEquals(expected, new HashSet<>(got));
+        assertTrue(pageSizes.stream().allMatch(n -> n <= 7));
+    }
+
+    @Test
+    void whereNarrowsToOneWhere() {
+        table.put(Files.records(List.of(
+                file("a", "w", "web", T0 + 1, null),
+                file("b", "w", "web2", T0 + 2, null),
+                file("c", "w", "we", T0 + 3, null),
+                file("d", "w", "web", T0 + DAY + 4, T0 + 2 * DAY))));
+        FilesQuery.ByTime query = new FilesQuery.ByTime("w", "web", T0, T0 + 3 * DAY);
+
+        List<String> got = ids(all(pager(1, 2, 4, 1), query, new ArrayList<>()));
+
+        assertEquals(List.of("a", "d"), got);
+    }
+
+    @Test
+    void theLastPageHasNoNextAndAFullFinalPageIsNotFollowedByAnEmptyOne() {
+        // given exactly two pages' worth of files in two buckets
+        List<Metadata> files = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            files.add(file("x" + i, "w", "h", T0 + i * DAY / 2, null));
+        }
+        table.put(Files.records(files));
+        FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, T0, T0 + 5 * DAY);
+        TimeQueryPager pager = pager(2, 32, 256, 101);
+
+        Page first = pager.page(query, null);
+        Page second = pager.page(query, first.next());
+
+        assertEquals(List.of("x0", "x1"), ids(first.records()));
+        assertEquals(List.of("x2", "x3"), ids(second.records()));
+        assertNull(second.next());
+    }
+
+    @Test
+    void aLongSparseRangeIsWalkedInBoundedSteps() {
+        // given one file at the end of a 100-day range, and a budget of 10 buckets a page
+        table.put(Files.records(List.of(file("last", "w", "h", T0 + 99 * DAY, null))));
+        FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, T0, T0 + 99 * DAY + 1);
+        List<Integer> pageSizes = new ArrayList<>();
+
+        List<String> got = ids(all(pager(100, 5, 10, 101), query, pageSizes));
+
+        assertEquals(List.of("last"), got);
+        assertEquals(10, pageSizes.size(), "100 buckets, 10 a page");
+    }
+
+    @Test
+    void anUnalignedRangeIncludesBothPartialBuckets() {
+        table.put(Files.records(List.of(
+                file("before", "w", "h", T0 + DAY - 10, T0 + DAY - 5L),
+                file("first", "w", "h", T0 + DAY + 100, null),
+                file("spanning-in", "w", "h", T0 + DAY - 10, T0 + DAY + 50L),
+                file("last", "w", "h", T0 + 3 * DAY + 500, T0 + 4 * DAY),
+                file("after", "w", "h", T0 + 3 * DAY + 1001, null))));
+        FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, T0 + DAY + 1, T0 + 3 * DAY + 1000);
+
+        Set<String> got = new HashSet<>(ids(all(pager(100, 32, 256, 101), query, new ArrayList<>())));
+
+        assertEquals(Set.of("first", "spanning-in", "last"), got);
+    }
+}
