@@ -43,4 +43,70 @@ final class Events {
             throw new UncheckedIOException(e);
         }
     }
+
+    /** A Lambda context whose logger discards, so that tests do not print a line a request. */
+    static final com.amazonaws.services.lambda.runtime.Context QUIET = new com.amazonaws.services.lambda.runtime.Context() {
+        @Override
+        public String getAwsRequestId() {
+            return "test";
+        }
+
+        @Override
+        public String getLogGroupName() {
+            return "test";
+        }
+
+        @Override
+        public String getLogStreamName() {
+            return "test";
+        }
+
+        @Override
+        public String getFunctionName() {
+            return "test";
+        }
+
+        @Override
+        public String getFunctionVersion() {
+            return "test";
+        }
+
+        @Override
+        public String getInvokedFunctionArn() {
+            return "test";
+        }
+
+        @Override
+        public com.amazonaws.services.lambda.runtime.CognitoIdentity getIdentity() {
+            return null;
+        }
+
+        @Override
+        public com.amazonaws.services.lambda.runtime.ClientContext getClientContext() {
+            return null;
+        }
+
+        @Override
+        public int getRemainingTimeInMillis() {
+            return 30_000;
+        }
+
+        @Override
+        public int getMemoryLimitInMB() {
+            return 1024;
+        }
+
+        @Override
+        public com.amazonaws.services.lambda.runtime.LambdaLogger getLogger() {
+            return new com.amazonaws.services.lambda.runtime.LambdaLogger() {
+                @Override
+                public void log(String message) {
+                }
+
+                @Override
+                public void log(byte[] message) {
+                }
+            };
+        }
+    };
 }

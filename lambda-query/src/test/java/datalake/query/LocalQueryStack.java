@@ -1,0 +1,120 @@
+package datalake.query;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.fasterxml.jackson.databind.JsonNode;
+import datalake.dynamodb.RecordItems;
+import datalake.localstack.AwsClients;
+import datalake.localstack.LocalAws;
+import datalake.localstack.StackNames;
+import datalake.localstack.TableSchemas;
+import datalake.records.Metadata;
+import datalake.records.Record;
+import datalake.records.RecordFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+
+/**
+ * The records and latest tables on DynamoDB Local under names of their own, files written into them
+ * the way the ingester writes them (RecordFactory, RecordItems, BatchWriteItem; the latest table keeps
+ * the newest by start and create_time), and a {@link QueryHandler} over them.
+ */
+final class LocalQueryStack {
+    private static final RecordFactory RECORDS = new RecordFactory();
+    private final LocalAws aws;
+    private final StackNames names;
+    private final DynamoDbClient dynamoDb;
+
+    private LocalQueryStack(LocalAws aws, StackNames names) {
+        this.aws = aws;
+        this.names = names;
+        this.dynamoDb = aws.dynamoDb();
+    }
+
+    /** New, empty tables named after {@code hint}. */
+    static LocalQueryStack create(LocalAws aws, String hint) {
+        LocalQueryStack stack = new LocalQueryStack(aws, StackNames.unique(hint));
+        DynamoDbClient dynamoDb = aws.dynamoDb();
+        dynamoDb.createTable(TableSchemas.recordsTable(stack.names.recordsTable()));
+        dynamoDb.createTable(TableSchemas.latestTable(stack.names.latestTable()));
+        return stack;
+    }
+
+    StackNames names() {
+        return names;
+    }
+
+    /** Configuration as the function would read it, with or without the latest table. */
+    QueryConfig config(boolean withLatestTable) {
+        QueryConfig config = QueryConfig.of(names.recordsTable(), names.bucket());
+        return withLatestTable ? config.withLatestTable(names.latestTable()) : config;
+    }
+
+    QueryHandler handler(boolean withLatestTable) {
+        return handler(config(withLatestTable));
+    }
+
+    QueryHandler handler(QueryConfig config) {
+        return new QueryHandler(config, dynamoDb, aws.s3(), presigner());
+    }
+
+    /** A presigner for moto: path style, its endpoint, the local credentials. */
+    S3Presigner presigner() {
+        return S3Presigner.builder()
+                .endpointOverride(aws.motoEndpoint())
+                .region(AwsClients.REGION)
+                .credentialsProvider(() -> software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(
+                        AwsClients.ACCESS_KEY_ID, AwsClients.SECRET_ACCESS_KEY))
+                .serviceConfiguration(software.amazon.awssdk.services.s3.S3Configuration.builder()
+                        .pathStyleAccessEnabled(true).build())
+                .build();
+    }
+
+    /** Writes the files' records (and their latest entries) as the ingester does. */
+    void write(List<Metadata> files) {
+        List<Record> records = new ArrayList<>();
+        for (Metadata m : files) {
+            records.addAll(RECORDS.records(m, RecordFactory.s3Url(names.bucket(), m.id() + "/data"),
+                    1_700_000_000_000L + m.id().hashCode() % 1000, 100L + m.id().length()));
+        }
+        writeRecords(records);
+    }
+
+    void writeRecords(List<Record> records) {
+        List<WriteRequest> batch = new ArrayList<>(25);
+        for (Record record : records) {
+            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(RecordItems.toItem(record)).build())
+                    .build());
+            if (batch.size() == 25) {
+                flush(batch);
+                batch = new ArrayList<>(25);
+            }
+        }
+        if (!batch.isEmpty()) {
+            flush(batch);
+        }
+    }
+
+    /** Puts a record in the latest table, as the ingester's conditional write leaves it. */
+    void writeLatest(Record record) {
+        dynamoDb.putItem(r -> r.tableName(names.latestTable()).item(RecordItems.toLatestItem(record)));
+    }
+
+    private void flush(List<WriteRequest> batch) {
+        Map<String, List<WriteRequest>> pending = Map.of(names.recordsTable(), batch);
+        while (!pending.isEmpty()) {
+            Map<String, List<WriteRequest>> request = pending;
+            BatchWriteItemResponse response = dynamoDb.batchWriteItem(r -> r.requestItems(request));
+            pending = response.hasUnprocessedItems() ? response.unprocessedItems() : Map.of();
+        }
+    }
+
+    static JsonNode json(APIGatewayV2HTTPResponse response) {
+        return Events.body(response);
+    }
+}
