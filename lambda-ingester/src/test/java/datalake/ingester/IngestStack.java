@@ -1,0 +1,271 @@
+package datalake.ingester;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import datalake.dynamodb.RecordItems;
+import datalake.localstack.Stack;
+import datalake.localstack.StackNames;
+import datalake.localstack.StackOptions;
+import datalake.localstack.StackResources;
+import datalake.records.DatalakeJson;
+import datalake.records.Record;
+import datalake.records.RecordFactory;
+import datalake.records.StatusReport;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+/**
+ * One test's datalake stack on an emulator backend, and what a test does with it: put objects, take
+ * the notifications S3 delivered from the ingest queue, invoke the handler with them as Lambda's SQS
+ * poller would (deleting what the handler acknowledged), then read the table, the latest table, the
+ * reports (from a raw SQS subscription to the report topic) and the DLQ.
+ */
+final class IngestStack implements AutoCloseable {
+    private static final Duration RECEIVE_TIMEOUT = Duration.ofSeconds(20);
+    /** Lambda's context as the handler sees it: a minute to go. */
+    private static final int REMAINING_MILLIS = 60_000;
+
+    final IngestBackend backend;
+    final Stack stack;
+    final List<String> logLines = Collections.synchronizedList(new ArrayList<>());
+    private final List<Ingester> ingesters = new ArrayList<>();
+
+    private IngestStack(IngestBackend backend, Stack stack) {
+        this.backend = backend;
+        this.stack = stack;
+    }
+
+    static IngestStack create(IngestBackend backend, String hint, StackOptions options) {
+        StackResources resources = new StackResources(backend.dynamoDb(), backend.s3(), backend.sqs(), backend.sns());
+        return new IngestStack(backend, resources.create(StackNames.unique(hint), options));
+    }
+
+    String bucket() {
+        return stack.names().bucket();
+    }
+
+    /** DATALAKE_* of this stack, the backend's endpoints, and {@code changes} applied. */
+    IngesterConfig config(UnaryOperator<Map<String, String>> changes) {
+        Map<String, String> env = new HashMap<>(stack.environment());
+        env.putAll(backend.endpointEnvironment());
+        return IngesterConfig.fromEnvironment(changes.apply(env));
+    }
+
+    IngesterConfig config() {
+        return config(env -> env);
+    }
+
+    /** The handler as a runner builds it: the AWS collaborators on given clients, logs kept here. */
+    IngesterHandler handler(IngesterConfig config, DynamoDbClient dynamoDb) {
+        Backoff backoff = new Backoff(Backoff.DEFAULT_BASE, Backoff.DEFAULT_CAP, Sleeper.SYSTEM, new SecureRandom());
+        Ingester ingester = new Ingester(
+                new RecordFactory(config.maxBucketSpan(), config.retentionDays()),
+                new S3ObjectStore(backend.s3()),
+                new DynamoDbRecordStore(dynamoDb, config.recordsTable(), config.latestTable(), backoff),
+                config.reportTopicArn() == null ? ReportPublisher.NONE
+                        : new SnsReportPublisher(backend.sns(), config.reportTopicArn()),
+                new SqsDeadLetterQueue(backend.sqs(), config.deadLetterUrl()),
+                new Telemetry(logLines::add, Clock.systemUTC()),
+                Clock.systemUTC(),
+                "ingester-it",
+                Ingester.DEFAULT_CONCURRENCY);
+        ingesters.add(ingester);
+        return new IngesterHandler(ingester);
+    }
+
+    IngesterHandler handler() {
+        return handler(config(), backend.dynamoDb());
+    }
+
+    /** Uploads an object with the datalake metadata (or none, when null). */
+    HeadObjectResponse put(String key, String metadata) {
+        backend.s3().putObject(r -> r.bucket(bucket()).key(key)
+                .metadata(metadata == null ? Map.of() : Map.of("datalake", metadata)),
+                RequestBody.fromString("content of " + key));
+        return backend.s3().headObject(r -> r.bucket(bucket()).key(key));
+    }
+
+    /** Sends a body to the ingest queue directly (a notification S3 would never send). */
+    void send(String body) {
+        backend.sqs().sendMessage(r -> r.queueUrl(stack.ingestQueueUrl()).messageBody(body));
+    }
+
+    /** The next {@code count} notifications on the ingest queue; S3's test events are deleted on the way. */
+    List<Message> receive(int count) {
+        return receive(stack.ingestQueueUrl(), count, true);
+    }
+
+    /** The s3:TestEvent S3 sent when the bucket notification was configured. */
+    Message receiveTestEvent() {
+        long deadline = System.nanoTime() + RECEIVE_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (Message message : receiveOnce(stack.ingestQueueUrl(), 10)) {
+                if (isTestEvent(message)) {
+                    return message;
+                }
+            }
+        }
+        throw new AssertionError("no s3:TestEvent arrived on " + stack.ingestQueueUrl());
+    }
+
+    /** Makes messages the handler gave back visible again at once (SQS would after the visibility timeout). */
+    void expireVisibility(List<Message> messages) {
+        for (Message message : messages) {
+            backend.sqs().changeMessageVisibility(r -> r.queueUrl(stack.ingestQueueUrl())
+                    .receiptHandle(message.receiptHandle()).visibilityTimeout(0));
+        }
+    }
+
+    /** Invokes the handler with the messages as one batch; deletes those it acknowledged, as Lambda does. */
+    Set<String> handle(IngesterHandler handler, List<Message> messages) {
+        SQSEvent event = new SQSEvent();
+        List<SQSEvent.SQSMessage> records = new ArrayList<>();
+        for (Message message : messages) {
+            records.add(toLambda(message));
+        }
+        event.setRecords(records);
+        SQSBatchResponse response = handler.handleRequest(event, IngesterHandlerTest.context(REMAINING_MILLIS));
+        Set<String> failed = new HashSet<>();
+        response.getBatchItemFailures().forEach(f -> failed.add(f.getItemIdentifier()));
+        for (Message message : messages) {
+            if (!failed.contains(message.messageId())) {
+                backend.sqs().deleteMessage(r -> r.queueUrl(stack.ingestQueueUrl()).receiptHandle(message.receiptHandle()));
+            }
+        }
+        return failed;
+    }
+
+    Set<String> handle(List<Message> messages) {
+        return handle(handler(), messages);
+    }
+
+    /** Every record in the records table. */
+    List<Record> records() {
+        List<Record> records = new ArrayList<>();
+        for (Map<String, AttributeValue> item : items()) {
+            records.add(RecordItems.fromItem(item));
+        }
+        return records;
+    }
+
+    List<Map<String, AttributeValue>> items() {
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        backend.dynamoDb().scanPaginator(r -> r.tableName(stack.names().recordsTable()))
+                .items().forEach(items::add);
+        return items;
+    }
+
+    /** The latest table's record of what:where, or null. */
+    Record latest(String what, String where) {
+        Map<String, AttributeValue> item = backend.dynamoDb().getItem(r -> r.tableName(stack.names().latestTable())
+                .key(Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS(what + ":" + where))).consistentRead(true))
+                .item();
+        return item == null || item.isEmpty() ? null : RecordItems.fromItem(item);
+    }
+
+    /** The next {@code count} status reports, with their SNS attributes (delivered raw, as SQS attributes). */
+    List<ReceivedReport> reports(int count) {
+        List<ReceivedReport> reports = new ArrayList<>();
+        for (Message message : receive(stack.reportInspectionQueueUrl(), count, false)) {
+            Map<String, String> attributes = new HashMap<>();
+            message.messageAttributes().forEach((k, v) -> attributes.put(k, v.stringValue()));
+            reports.add(new ReceivedReport(DatalakeJson.parseReport(message.body()), attributes));
+        }
+        return reports;
+    }
+
+    /** The next {@code count} dead letters, with their attributes. */
+    List<Message> deadLetters(int count) {
+        return receive(stack.deadLetterQueueUrl(), count, false);
+    }
+
+    /** Asserts that nothing more arrives on a queue within a couple of seconds. */
+    void assertEmpty(String queueUrl) {
+        List<Message> more = backend.sqs().receiveMessage(r -> r.queueUrl(queueUrl).maxNumberOfMessages(10)
+                .waitTimeSeconds(2)).messages();
+        assertEquals(List.of(), more.stream().map(Message::body).toList(), "unexpected messages on " + queueUrl);
+    }
+
+    record ReceivedReport(StatusReport report, Map<String, String> attributes) {
+    }
+
+    private List<Message> receive(String queueUrl, int count, boolean skipTestEvents) {
+        List<Message> received = new ArrayList<>();
+        long deadline = System.nanoTime() + RECEIVE_TIMEOUT.toNanos();
+        while (received.size() < count) {
+            if (System.nanoTime() > deadline) {
+                fail("only " + received.size() + " of " + count + " messages arrived on " + queueUrl);
+            }
+            for (Message message : receiveOnce(queueUrl, Math.min(10, count - received.size()))) {
+                if (skipTestEvents && isTestEvent(message)) {
+                    backend.sqs().deleteMessage(r -> r.queueUrl(queueUrl).receiptHandle(message.receiptHandle()));
+                } else {
+                    received.add(message);
+                }
+            }
+        }
+        return received;
+    }
+
+    private List<Message> receiveOnce(String queueUrl, int max) {
+        return backend.sqs().receiveMessage(r -> r.queueUrl(queueUrl).maxNumberOfMessages(max).waitTimeSeconds(1)
+                .visibilityTimeout(30)
+                .messageSystemAttributeNames(MessageSystemAttributeName.ALL)
+                .messageAttributeNames("All")).messages();
+    }
+
+    private static boolean isTestEvent(Message message) {
+        try {
+            return NotificationParser.parse(message.body()).testEvent();
+        } catch (NotificationException e) {
+            return false;
+        }
+    }
+
+    private SQSEvent.SQSMessage toLambda(Message message) {
+        SQSEvent.SQSMessage out = new SQSEvent.SQSMessage();
+        out.setMessageId(message.messageId());
+        out.setReceiptHandle(message.receiptHandle());
+        out.setBody(message.body());
+        out.setMd5OfBody(message.md5OfBody());
+        out.setEventSource("aws:sqs");
+        out.setEventSourceArn(stack.ingestQueueArn());
+        out.setAwsRegion(stack.names().region());
+        Map<String, String> attributes = new HashMap<>();
+        message.attributes().forEach((k, v) -> attributes.put(k.toString(), v));
+        out.setAttributes(attributes);
+        Map<String, SQSEvent.MessageAttribute> messageAttributes = new HashMap<>();
+        for (Map.Entry<String, MessageAttributeValue> e : message.messageAttributes().entrySet()) {
+            SQSEvent.MessageAttribute a = new SQSEvent.MessageAttribute();
+            a.setDataType(e.getValue().dataType());
+            a.setStringValue(e.getValue().stringValue());
+            messageAttributes.put(e.getKey(), a);
+        }
+        out.setMessageAttributes(messageAttributes);
+        return out;
+    }
+
+    @Override
+    public void close() {
+        ingesters.forEach(Ingester::close);
+    }
+}
