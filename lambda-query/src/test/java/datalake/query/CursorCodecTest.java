@@ -11,7 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class CursorCodecTest {
-    private static final FilesQuery.ByTime TIME = new FilesQuery.ByTime("syslog", "web", Files.T0, Files.T0 + 3 * Files.DAY);
+    private static final FilesQuery.ByTime TIME = new FilesQuery.ByTime("syslog", "web", TestFiles.T0, TestFiles.T0 + 3 * TestFiles.DAY);
     private static final long FIRST = TIME.firstBucket();
 
     private static String code(FilesQuery query, String text) {

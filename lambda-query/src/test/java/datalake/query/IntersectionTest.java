@@ -1,9 +1,9 @@
 package datalake.query;
 
-import static datalake.query.Files.DAY;
-import static datalake.query.Files.T0;
-import static datalake.query.Files.file;
-import static datalake.query.Files.records;
+import static datalake.query.TestFiles.DAY;
+import static datalake.query.TestFiles.T0;
+import static datalake.query.TestFiles.file;
+import static datalake.query.TestFiles.records;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,7 +1,7 @@
 package datalake.query;
 
-import static datalake.query.Files.DAY;
-import static datalake.query.Files.file;
+import static datalake.query.TestFiles.DAY;
+import static datalake.query.TestFiles.file;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 class LatestFinderTest {
     /** "Now" is noon of day 20 after T0. */
-    private static final long NOW = Files.T0 + 20 * DAY + DAY / 2;
+    private static final long NOW = TestFiles.T0 + 20 * DAY + DAY / 2;
     private static final Clock CLOCK = Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC);
     private final ExecutorService executor = Executors.newFixedThreadPool(4);
     private final InMemoryRecordsTable records = new InMemoryRecordsTable();
@@ -33,17 +33,17 @@ class LatestFinderTest {
 
     @Test
     void scanningBackFindsTheNewestStartInTheNewestBucket() {
-        records.put(Files.records(file("old", "w", "h", NOW - 3 * DAY, null)));
-        records.put(Files.records(file("newer", "w", "h", NOW - 2 * DAY, null)));
-        records.put(Files.records(file("other-where", "w", "h2", NOW, null)));
+        records.put(TestFiles.records(file("old", "w", "h", NOW - 3 * DAY, null)));
+        records.put(TestFiles.records(file("newer", "w", "h", NOW - 2 * DAY, null)));
+        records.put(TestFiles.records(file("other-where", "w", "h2", NOW, null)));
 
         assertEquals(Optional.of("newer"), latestId(null, 14));
     }
 
     @Test
     void createTimeBreaksATieOfStarts() {
-        records.put(Files.records(file("first", "w", "h", NOW - DAY, null), 5));
-        records.put(Files.records(file("second", "w", "h", NOW - DAY, null), 6));
+        records.put(TestFiles.records(file("first", "w", "h", NOW - DAY, null), 5));
+        records.put(TestFiles.records(file("second", "w", "h", NOW - DAY, null), 6));
 
         assertEquals(Optional.of("second"), latestId(null, 14));
     }
@@ -51,15 +51,15 @@ class LatestFinderTest {
     @Test
     void aLaterStartInAnOlderBucketBeatsALongFileReachingToday() {
         // "long" started 10 days ago and still runs into today; "short" started 2 days ago and ended then
-        records.put(Files.records(file("long", "w", "h", NOW - 10 * DAY, NOW)));
-        records.put(Files.records(file("short", "w", "h", NOW - 2 * DAY, NOW - 2 * DAY + 5)));
+        records.put(TestFiles.records(file("long", "w", "h", NOW - 10 * DAY, NOW)));
+        records.put(TestFiles.records(file("short", "w", "h", NOW - 2 * DAY, NOW - 2 * DAY + 5)));
 
         assertEquals(Optional.of("short"), latestId(null, 14));
     }
 
     @Test
     void theLookbackBoundsTheScan() {
-        records.put(Files.records(file("ancient", "w", "h", NOW - 10 * DAY, null)));
+        records.put(TestFiles.records(file("ancient", "w", "h", NOW - 10 * DAY, null)));
 
         assertEquals(Optional.empty(), latestId(null, 9));
         assertEquals(Optional.of("ancient"), latestId(null, 10));
@@ -68,11 +68,11 @@ class LatestFinderTest {
 
     @Test
     void theLatestTableAnswersWithinTheLookbackAndTheScanOtherwise() {
-        Record inTable = Files.records(file("from-table", "w", "h", NOW - DAY, null)).get(0);
-        records.put(Files.records(file("scanned", "w", "h", NOW - 3 * DAY, null)));
+        Record inTable = TestFiles.records(file("from-table", "w", "h", NOW - DAY, null)).get(0);
+        records.put(TestFiles.records(file("scanned", "w", "h", NOW - 3 * DAY, null)));
         LatestTable table = (what, where) -> what.equals("w") && where.equals("h") ? Optional.of(inTable) : Optional.empty();
         LatestTable empty = (what, where) -> Optional.empty();
-        LatestTable stale = (what, where) -> Optional.of(Files.records(file("stale", "w", "h", NOW - 30 * DAY, null)).get(0));
+        LatestTable stale = (what, where) -> Optional.of(TestFiles.records(file("stale", "w", "h", NOW - 30 * DAY, null)).get(0));
 
         assertEquals(Optional.of("from-table"), latestId(table, 14));
         assertEquals(Optional.of("scanned"), latestId(empty, 14), "a missing entry falls back to the scan");

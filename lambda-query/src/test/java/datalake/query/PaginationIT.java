@@ -1,8 +1,8 @@
 package datalake.query;
 
-import static datalake.query.Files.DAY;
-import static datalake.query.Files.T0;
-import static datalake.query.Files.file;
+import static datalake.query.TestFiles.DAY;
+import static datalake.query.TestFiles.T0;
+import static datalake.query.TestFiles.file;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

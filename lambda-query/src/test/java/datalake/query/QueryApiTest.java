@@ -2,9 +2,9 @@ package datalake.query;
 
 import static datalake.query.Events.body;
 import static datalake.query.Events.get;
-import static datalake.query.Files.DAY;
-import static datalake.query.Files.T0;
-import static datalake.query.Files.file;
+import static datalake.query.TestFiles.DAY;
+import static datalake.query.TestFiles.T0;
+import static datalake.query.TestFiles.file;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -66,8 +66,8 @@ class QueryApiTest {
 
     @Test
     void aTimeQueryAnswersV0RecordsWithHttpUrlAndIsoTimes() {
-        table.put(Files.records(file("instant", "syslog", "web", T0 + 1000, null)));
-        table.put(Files.records(file("span", "syslog", "web", T0 + 2000, T0 + DAY + 5)));
+        table.put(TestFiles.records(file("instant", "syslog", "web", T0 + 1000, null)));
+        table.put(TestFiles.records(file("span", "syslog", "web", T0 + 2000, T0 + DAY + 5)));
 
         JsonNode page = body(api.handle(get("/v0/archive/files/", "what=syslog&start=" + T0 + "&end=" + (T0 + 3 * DAY))));
 
@@ -93,7 +93,7 @@ class QueryApiTest {
         for (int i = 0; i < 250; i++) {
             files.add(file(String.format("f%03d", i), "syslog", "web", T0 + i * (3 * DAY / 250), null));
         }
-        table.put(Files.records(files));
+        table.put(TestFiles.records(files));
 
         // when the client follows next from the first page
         Set<String> ids = new HashSet<>();
@@ -120,7 +120,7 @@ class QueryApiTest {
 
     @Test
     void linksKeepANamedStageOrUseTheConfiguredUrl() {
-        table.put(Files.records(file("a", "syslog", "web", T0, null)));
+        table.put(TestFiles.records(file("a", "syslog", "web", T0, null)));
 
         JsonNode staged = body(api.handle(Events.request("GET", "/prod/v0/archive/files/",
                 "what=syslog&start=" + T0 + "&end=" + T0, "prod")));
@@ -208,8 +208,8 @@ class QueryApiTest {
 
     @Test
     void latestAnswersTheRecordAndItsDataRedirects() {
-        table.put(Files.records(file("old", "syslog", "web", NOW - 3 * DAY, null)));
-        table.put(Files.records(file("new", "syslog", "web", NOW - DAY, null)));
+        table.put(TestFiles.records(file("old", "syslog", "web", NOW - 3 * DAY, null)));
+        table.put(TestFiles.records(file("new", "syslog", "web", NOW - DAY, null)));
 
         APIGatewayV2HTTPResponse latest = api.handle(get("/v0/archive/latest/syslog/web", ""));
         APIGatewayV2HTTPResponse data = api.handle(get("/v0/archive/latest/syslog/web/data", "lookback=2"));
@@ -223,7 +223,7 @@ class QueryApiTest {
 
     @Test
     void noLatestFileIsNoSuchFile() {
-        table.put(Files.records(file("old", "syslog", "web", NOW - 3 * DAY, null)));
+        table.put(TestFiles.records(file("old", "syslog", "web", NOW - 3 * DAY, null)));
 
         assertError(api.handle(get("/v0/archive/latest/syslog/web", "lookback=2")), 404, "NoSuchFile");
         assertError(api.handle(get("/v0/archive/latest/syslog/db", "")), 404, "NoSuchFile");

@@ -8,14 +8,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Test files: metadata and the records the ingester's RecordFactory makes of them. */
-final class Files {
+final class TestFiles {
     static final long DAY = TimeBuckets.DAY_MS;
     /** 2024-01-01T00:00:00Z, bucket 19723. */
     static final long T0 = 1_704_067_200_000L;
     static final String HASH = "0123456789abcdef0123456789abcdef";
     private static final RecordFactory FACTORY = new RecordFactory();
 
-    private Files() {
+    private TestFiles() {
     }
 
     static Metadata file(String id, String what, String where, long start, Long end) {

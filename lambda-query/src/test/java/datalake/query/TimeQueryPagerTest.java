@@ -1,8 +1,8 @@
 package datalake.query;
 
-import static datalake.query.Files.DAY;
-import static datalake.query.Files.T0;
-import static datalake.query.Files.file;
+import static datalake.query.TestFiles.DAY;
+import static datalake.query.TestFiles.T0;
+import static datalake.query.TestFiles.file;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -95,7 +95,7 @@ class TimeQueryPagerTest {
             };
             files.add(file(String.format("f%03d", i), "w", i % 2 == 0 ? "web" : "db", start, end));
         }
-        table.put(Files.records(files));
+        table.put(TestFiles.records(files));
         long qs = T0 + 3 * DAY + 12_345;
         long qe = T0 + 25 * DAY + 999;
         FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, qs, qe);
@@ -114,7 +114,7 @@ class TimeQueryPagerTest {
 
     @Test
     void whereNarrowsToOneWhere() {
-        table.put(Files.records(List.of(
+        table.put(TestFiles.records(List.of(
                 file("a", "w", "web", T0 + 1, null),
                 file("b", "w", "web2", T0 + 2, null),
                 file("c", "w", "we", T0 + 3, null),
@@ -133,7 +133,7 @@ class TimeQueryPagerTest {
         for (int i = 0; i < 4; i++) {
             files.add(file("x" + i, "w", "h", T0 + i * DAY / 2, null));
         }
-        table.put(Files.records(files));
+        table.put(TestFiles.records(files));
         FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, T0, T0 + 5 * DAY);
         TimeQueryPager pager = pager(2, 32, 256, 101);
 
@@ -148,7 +148,7 @@ class TimeQueryPagerTest {
     @Test
     void aLongSparseRangeIsWalkedInBoundedSteps() {
         // given one file at the end of a 100-day range, and a budget of 10 buckets a page
-        table.put(Files.records(List.of(file("last", "w", "h", T0 + 99 * DAY, null))));
+        table.put(TestFiles.records(List.of(file("last", "w", "h", T0 + 99 * DAY, null))));
         FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, T0, T0 + 99 * DAY + 1);
         List<Integer> pageSizes = new ArrayList<>();
 
@@ -160,7 +160,7 @@ class TimeQueryPagerTest {
 
     @Test
     void anUnalignedRangeIncludesBothPartialBuckets() {
-        table.put(Files.records(List.of(
+        table.put(TestFiles.records(List.of(
                 file("before", "w", "h", T0 + DAY - 10, T0 + DAY - 5L),
                 file("first", "w", "h", T0 + DAY + 100, null),
                 file("spanning-in", "w", "h", T0 + DAY - 10, T0 + DAY + 50L),

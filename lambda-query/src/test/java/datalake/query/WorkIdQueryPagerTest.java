@@ -1,8 +1,8 @@
 package datalake.query;
 
-import static datalake.query.Files.DAY;
-import static datalake.query.Files.T0;
-import static datalake.query.Files.file;
+import static datalake.query.TestFiles.DAY;
+import static datalake.query.TestFiles.T0;
+import static datalake.query.TestFiles.file;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -35,7 +35,7 @@ class WorkIdQueryPagerTest {
                     T0 + i * DAY + (i % 9) * DAY, "job"));
             files.add(file(String.format("g%02d", i), "w", "web", T0, null, "other-job"));
         }
-        table.put(Files.records(files));
+        table.put(TestFiles.records(files));
         List<String> expected = files.stream().filter(m -> "job".equals(m.workId()))
                 .sorted((a, b) -> (a.where() + ":" + a.id()).compareTo(b.where() + ":" + b.id()))
                 .map(Metadata::id).toList();
@@ -58,7 +58,7 @@ class WorkIdQueryPagerTest {
         for (int i = 0; i < 12; i++) {
             files.add(file("f" + i, "w", List.of("a", "web", "webz").get(i % 3), T0, T0 + 2 * DAY, "job"));
         }
-        table.put(Files.records(files));
+        table.put(TestFiles.records(files));
 
         List<String> got = readAll(new WorkIdQueryPager(table, 2, 2), new FilesQuery.ByWorkId("w", "web", "job"));
 

@@ -151,6 +151,11 @@ public final class HttpApiServer implements AutoCloseable {
         Map<String, String> headers = new LinkedHashMap<>();
         exchange.getRequestHeaders().forEach((name, values) ->
                 headers.put(name.toLowerCase(Locale.ROOT), String.join(",", values)));
+        // API Gateway adds these; this server speaks plain HTTP, which is what links must then say.
+        String sourceIp = exchange.getRemoteAddress().getAddress().getHostAddress();
+        headers.putIfAbsent("x-forwarded-proto", "http");
+        headers.putIfAbsent("x-forwarded-port", Integer.toString(exchange.getLocalAddress().getPort()));
+        headers.putIfAbsent("x-forwarded-for", sourceIp);
         String rawQuery = uri.getRawQuery() == null ? "" : uri.getRawQuery();
         byte[] body;
         try (InputStream in = exchange.getRequestBody()) {
@@ -172,7 +177,7 @@ public final class HttpApiServer implements AutoCloseable {
                         .withMethod(method)
                         .withPath(uri.getRawPath())
                         .withProtocol(exchange.getProtocol())
-                        .withSourceIp(exchange.getRemoteAddress().getAddress().getHostAddress())
+                        .withSourceIp(sourceIp)
                         .withUserAgent(headers.get("user-agent"))
                         .build())
                 .build();

@@ -48,6 +48,7 @@ class HttpApiServerTest {
             assertEquals("$default", event.getRequestContext().getStage());
             assertEquals("1", event.getHeaders().get("x-test"));
             assertEquals("127.0.0.1:" + server.port(), event.getHeaders().get("host"));
+            assertEquals("http", event.getHeaders().get("x-forwarded-proto"), "links must say http");
         }
     }
 
