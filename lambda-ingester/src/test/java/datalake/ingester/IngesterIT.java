@@ -27,7 +27,8 @@ class IngesterIT extends IngesterScenarios {
     @RegisterExtension
     static final LocalAws AWS = LocalAws.shared();
 
-    private static final IngestBackend MOTO = new IngestBackend() {
+    /** Also used by {@link IngesterMemoryIT}. */
+    static final IngestBackend MOTO = new IngestBackend() {
         @Override
         public String name() {
             return "moto + DynamoDB Local";

@@ -1,0 +1,137 @@
+package datalake.ingester;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import datalake.localstack.AwsClients;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.localstack.LocalStackContainer;
+import org.testcontainers.containers.localstack.LocalStackContainer.Service;
+import org.testcontainers.utility.DockerImageName;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * The same scenarios against LocalStack in Docker (Testcontainers): where Docker exists (CI on
+ * GitHub) they run; elsewhere the class is skipped with the reason.
+ *
+ * <p>The image is pinned to the last LocalStack release that starts without an auth token
+ * ({@code -Ddatalake.localstack.image} picks another; {@code LOCALSTACK_AUTH_TOKEN}, when set, is
+ * passed on for the newer images that need one).
+ */
+class IngesterLocalStackIT extends IngesterScenarios {
+    static final String IMAGE = System.getProperty("datalake.localstack.image", "localstack/localstack:4.12.0");
+
+    private static LocalStackContainer localStack;
+    private static IngestBackend backend;
+
+    @BeforeAll
+    static void startLocalStack() {
+        assumeTrue(dockerAvailable(), "Docker is not available here, so the LocalStack variant of the ingester"
+                + " integration suite is skipped (the moto + DynamoDB Local variant, IngesterIT, covers the same"
+                + " scenarios); it runs where Docker exists, e.g. CI on GitHub.");
+        localStack = new LocalStackContainer(DockerImageName.parse(IMAGE).asCompatibleSubstituteFor("localstack/localstack"))
+                .withServices(Service.S3, Service.SQS, Service.SNS, Service.DYNAMODB);
+        String token = System.getenv("LOCALSTACK_AUTH_TOKEN");
+        if (token != null && !token.isBlank()) {
+            localStack.withEnv("LOCALSTACK_AUTH_TOKEN", token);
+        }
+        localStack.start();
+        backend = new LocalStackBackend(localStack.getEndpoint());
+    }
+
+    @AfterAll
+    static void stopLocalStack() {
+        if (backend instanceof LocalStackBackend clients) {
+            clients.close();
+        }
+        if (localStack != null) {
+            localStack.stop();
+        }
+    }
+
+    private static boolean dockerAvailable() {
+        try {
+            return DockerClientFactory.instance().isDockerAvailable();
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
+    @Override
+    IngestBackend backend() {
+        return backend;
+    }
+
+    /** SDK clients on LocalStack's single endpoint (the same builders as for moto: path-style S3). */
+    private static final class LocalStackBackend implements IngestBackend, AutoCloseable {
+        private final URI endpoint;
+        private final S3Client s3;
+        private final SqsClient sqs;
+        private final SnsClient sns;
+        private final DynamoDbClient dynamoDb;
+
+        LocalStackBackend(URI endpoint) {
+            this.endpoint = endpoint;
+            this.s3 = AwsClients.s3(endpoint);
+            this.sqs = AwsClients.sqs(endpoint);
+            this.sns = AwsClients.sns(endpoint);
+            this.dynamoDb = AwsClients.dynamoDb(endpoint);
+        }
+
+        @Override
+        public String name() {
+            return "LocalStack " + IMAGE;
+        }
+
+        @Override
+        public S3Client s3() {
+            return s3;
+        }
+
+        @Override
+        public SqsClient sqs() {
+            return sqs;
+        }
+
+        @Override
+        public SnsClient sns() {
+            return sns;
+        }
+
+        @Override
+        public DynamoDbClient dynamoDb() {
+            return dynamoDb;
+        }
+
+        @Override
+        public DynamoDbClientBuilder dynamoDbBuilder() {
+            return AwsClients.dynamoDbBuilder(endpoint);
+        }
+
+        @Override
+        public Map<String, String> endpointEnvironment() {
+            Map<String, String> env = new LinkedHashMap<>();
+            env.put("AWS_ENDPOINT_URL", endpoint.toString());
+            env.put("AWS_REGION", AwsClients.REGION.id());
+            env.put("AWS_ACCESS_KEY_ID", "test");
+            env.put("AWS_SECRET_ACCESS_KEY", "test");
+            return env;
+        }
+
+        @Override
+        public void close() {
+            s3.close();
+            sqs.close();
+            sns.close();
+            dynamoDb.close();
+        }
+    }
+}
