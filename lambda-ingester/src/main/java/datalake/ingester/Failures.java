@@ -70,7 +70,8 @@ final class Failures {
         }
         // HeadObject answers a bare 404 (no body, so no error code) for a missing key.
         if (e instanceof NoSuchKeyException || (e instanceof S3Exception && e.statusCode() == 404)) {
-            return new Failure(ErrorKind.NO_SUCH_KEY, about + "the object does not exist (deleted since the event?).");
+            return new Failure(ErrorKind.NO_SUCH_KEY,
+                    about + "the object does not exist (deleted since the event, or its bucket is gone).");
         }
         if (e.statusCode() >= 500) {
             return new Failure(ErrorKind.SERVICE_ERROR, about + answer + ".");

@@ -1,0 +1,69 @@
+package datalake.ingester;
+
+import datalake.records.Record;
+import datalake.records.RecordFactory;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+/**
+ * The ingester's pure translation path, no I/O: an SQS message body (an S3 notification in an SNS
+ * envelope, one record) and the object's HEAD facts to the BatchWriteItem requests of its records,
+ * through the very code the handler runs (parser, key decoding, metadata validation, record
+ * factory, item mapping). Target: at least 100,000 messages a second on one core.
+ * Run with {@code scripts/bench-translation.sh}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class TranslationBenchmark {
+    private String snsBody;
+    private String directBody;
+    private StoredObject object;
+    private Ingester ingester;
+
+    @Setup
+    public void setUp() {
+        snsBody = TestFiles.event("sns/envelope-put.json");
+        directBody = TestFiles.event("s3/put.json");
+        object = new StoredObject(TestFiles.metadata("syslog", "webserver02", "6309e115c2914d0f8622973422626954",
+                TestFiles.START, TestFiles.START + 3_600_000L, "job-42"), 1_715_679_064_000L, 1024);
+        ingester = new Ingester(new RecordFactory(), new Fakes.Objects(), new Fakes.Records(false), new Fakes.Reports(),
+                new Fakes.DeadLetters(), new Telemetry(line -> { }, Clock.systemUTC()), Clock.systemUTC(), "bench", 1);
+    }
+
+    @TearDown
+    public void tearDown() {
+        ingester.close();
+    }
+
+    @Benchmark
+    public List<WriteRequest> snsWrappedSingleRecord() {
+        return translate(snsBody);
+    }
+
+    @Benchmark
+    public List<WriteRequest> directS3Event() {
+        return translate(directBody);
+    }
+
+    private List<WriteRequest> translate(String body) {
+        List<WriteRequest> requests = new ArrayList<>(1);
+        for (ObjectEvent event : NotificationParser.parse(body).events()) {
+            for (Record record : ingester.recordsOf(event, object)) {
+                requests.add(DynamoDbRecordStore.writeRequest(record));
+            }
+        }
+        return requests;
+    }
+}
