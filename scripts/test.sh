@@ -3,6 +3,7 @@
 # against DynamoDB Local (in-process, from Maven Central) and moto server (from the test
 # virtualenv this script creates), plus the Python datalake client compatibility checks.
 # LocalStack tests run where Docker exists and are skipped, with the reason, where it does not.
+# Then checks template.yaml (scripts/check-template.sh).
 # Extra arguments go to Maven, e.g. `scripts/test.sh -pl common-records`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,3 +14,6 @@ bash scripts/lib/venv.sh
 export DATALAKE_VENV="${DATALAKE_VENV:-$PWD/.venv}"
 
 mvn -B -ntp verify "$@"
+
+# The template, as a deploy meets it: cfn-lint, sam validate --lint, checkov, sam build.
+bash scripts/check-template.sh

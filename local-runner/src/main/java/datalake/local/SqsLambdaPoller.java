@@ -1,0 +1,170 @@
+package datalake.local;
+
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+/**
+ * Feeds an SQS queue to a Lambda handler the way Lambda's SQS event source mapping does: batches of
+ * up to {@code batchSize} messages, the handler's {@code batchItemFailures} left on the queue to come
+ * back after the visibility timeout (and move to the DLQ after the queue's maxReceiveCount), the rest
+ * deleted; a handler that throws, or answers with an unknown item id, fails the whole batch.
+ */
+final class SqsLambdaPoller implements Runnable {
+    private final SqsClient sqs;
+    private final String queueUrl;
+    private final String queueArn;
+    private final String region;
+    private final RequestHandler<SQSEvent, SQSBatchResponse> handler;
+    private final int batchSize;
+    private final long timeoutMillis;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final AtomicLong processed = new AtomicLong();
+    private final AtomicLong failedItems = new AtomicLong();
+
+    SqsLambdaPoller(SqsClient sqs, String queueUrl, String queueArn, String region,
+                    RequestHandler<SQSEvent, SQSBatchResponse> handler, int batchSize, long timeoutMillis) {
+        if (batchSize < 1 || batchSize > 10) {
+            throw new IllegalArgumentException("the batch size must be between 1 and 10 (SQS's receive limit).");
+        }
+        this.sqs = sqs;
+        this.queueUrl = queueUrl;
+        this.queueArn = queueArn;
+        this.region = region;
+        this.handler = handler;
+        this.batchSize = batchSize;
+        this.timeoutMillis = timeoutMillis;
+    }
+
+    @Override
+    public void run() {
+        while (running.get()) {
+            try {
+                pollOnce(1);
+            } catch (RuntimeException e) {
+                if (running.get()) {
+                    System.err.println("{\"level\":\"WARN\",\"message\":\"local SQS poller: receive failed, retrying\"}");
+                    sleepQuietly(1000);
+                }
+            }
+        }
+    }
+
+    void stop() {
+        running.set(false);
+    }
+
+    /** Messages handed to the handler and acknowledged so far. */
+    long processed() {
+        return processed.get();
+    }
+
+    /** Messages the handler returned as batch item failures so far. */
+    long failedItems() {
+        return failedItems.get();
+    }
+
+    /** One receive and, if it got messages, one invocation; returns how many messages it received. */
+    int pollOnce(int waitSeconds) {
+        List<Message> messages = sqs.receiveMessage(r -> r.queueUrl(queueUrl)
+                .maxNumberOfMessages(batchSize)
+                .waitTimeSeconds(waitSeconds)
+                .messageSystemAttributeNames(MessageSystemAttributeName.ALL)
+                .messageAttributeNames("All")).messages();
+        if (messages.isEmpty()) {
+            return 0;
+        }
+        SQSEvent event = new SQSEvent();
+        List<SQSEvent.SQSMessage> records = new ArrayList<>(messages.size());
+        for (Message m : messages) {
+            records.add(toLambdaMessage(m));
+        }
+        event.setRecords(records);
+
+        Set<String> failed = invoke(event, messages);
+        List<DeleteMessageBatchRequestEntry> done = new ArrayList<>();
+        for (Message m : messages) {
+            if (!failed.contains(m.messageId())) {
+                done.add(DeleteMessageBatchRequestEntry.builder()
+                        .id(Integer.toString(done.size())).receiptHandle(m.receiptHandle()).build());
+            }
+        }
+        if (!done.isEmpty()) {
+            sqs.deleteMessageBatch(r -> r.queueUrl(queueUrl).entries(done));
+        }
+        processed.addAndGet(done.size());
+        failedItems.addAndGet(failed.size());
+        return messages.size();
+    }
+
+    /** The ids of the messages to leave on the queue. */
+    private Set<String> invoke(SQSEvent event, List<Message> messages) {
+        Set<String> all = new HashSet<>();
+        messages.forEach(m -> all.add(m.messageId()));
+        SQSBatchResponse response;
+        try {
+            response = handler.handleRequest(event, new LocalContext("datalake-ingester", timeoutMillis, 1024));
+        } catch (RuntimeException e) {
+            System.err.println("{\"level\":\"ERROR\",\"message\":\"the ingester threw; the whole batch returns to the queue\"}");
+            return all;
+        }
+        Set<String> failed = new HashSet<>();
+        if (response == null || response.getBatchItemFailures() == null) {
+            return failed;
+        }
+        for (SQSBatchResponse.BatchItemFailure f : response.getBatchItemFailures()) {
+            String id = f.getItemIdentifier();
+            if (id == null || !all.contains(id)) {
+                // Lambda treats an unknown or empty identifier as a failure of the whole batch.
+                return all;
+            }
+            failed.add(id);
+        }
+        return failed;
+    }
+
+    private SQSEvent.SQSMessage toLambdaMessage(Message m) {
+        SQSEvent.SQSMessage out = new SQSEvent.SQSMessage();
+        out.setMessageId(m.messageId());
+        out.setReceiptHandle(m.receiptHandle());
+        out.setBody(m.body());
+        out.setMd5OfBody(m.md5OfBody());
+        out.setMd5OfMessageAttributes(m.md5OfMessageAttributes());
+        out.setEventSource("aws:sqs");
+        out.setEventSourceArn(queueArn);
+        out.setAwsRegion(region);
+        Map<String, String> attributes = new HashMap<>();
+        m.attributes().forEach((k, v) -> attributes.put(k.toString(), v));
+        out.setAttributes(attributes);
+        Map<String, SQSEvent.MessageAttribute> messageAttributes = new HashMap<>();
+        for (Map.Entry<String, MessageAttributeValue> e : m.messageAttributes().entrySet()) {
+            SQSEvent.MessageAttribute a = new SQSEvent.MessageAttribute();
+            a.setDataType(e.getValue().dataType());
+            a.setStringValue(e.getValue().stringValue());
+            messageAttributes.put(e.getKey(), a);
+        }
+        out.setMessageAttributes(messageAttributes);
+        return out;
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
