@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -46,8 +47,8 @@ public final class Ingester implements AutoCloseable {
     public static final int DEFAULT_CONCURRENCY = 8;
 
     private final RecordFactory recordFactory;
-    private final ObjectStore objects;
-    private final RecordStore records;
+    private final ObjectStore objectStore;
+    private final RecordStore recordStore;
     private final ReportPublisher reports;
     private final DeadLetterQueue deadLetters;
     private final Telemetry telemetry;
@@ -62,8 +63,8 @@ public final class Ingester implements AutoCloseable {
     public Ingester(RecordFactory recordFactory, ObjectStore objects, RecordStore records, ReportPublisher reports,
             DeadLetterQueue deadLetters, Telemetry telemetry, Clock clock, String functionName, int concurrency) {
         this.recordFactory = Objects.requireNonNull(recordFactory, "recordFactory");
-        this.objects = Objects.requireNonNull(objects, "objects");
-        this.records = Objects.requireNonNull(records, "records");
+        this.objectStore = Objects.requireNonNull(objects, "objects");
+        this.recordStore = Objects.requireNonNull(records, "records");
         this.reports = Objects.requireNonNull(reports, "reports");
         this.deadLetters = Objects.requireNonNull(deadLetters, "deadLetters");
         this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
@@ -110,80 +111,80 @@ public final class Ingester implements AutoCloseable {
         executor.shutdownNow();
     }
 
-    private SQSBatchResponse ingest(List<SQSMessage> messages, Deadline deadline, String requestId, long started) {
-        List<Job> jobs = parse(messages);
-        List<Target> targets = targets(jobs);
-        readObjects(targets);
-        writeRecords(targets, deadline);
-        keepLatest(targets);
+    private SQSBatchResponse ingest(List<SQSMessage> batch, Deadline deadline, String requestId, long started) {
+        List<BatchMessage> messages = parse(batch);
+        List<BatchObject> objects = objects(messages);
+        readObjects(objects);
+        writeRecords(objects, deadline);
+        keepLatest(objects);
 
         Map<ErrorKind, Integer> errors = new EnumMap<>(ErrorKind.class);
-        for (Job job : jobs) {
-            job.decide();
+        for (BatchMessage message : messages) {
+            message.decide();
         }
-        deadLetter(jobs);
-        int reportsFailed = report(jobs, started, requestId);
+        deadLetter(messages);
+        int reportsFailed = report(messages, started, requestId);
 
         List<SQSBatchResponse.BatchItemFailure> retry = new ArrayList<>();
         int succeeded = 0;
         int failed = 0;
         int written = 0;
-        for (Job job : jobs) {
+        for (BatchMessage message : messages) {
             long duration = clock.millis() - started;
-            Metadata first = job.firstMetadata();
-            telemetry.message(new Telemetry.MessageLine(requestId, job.messageId(), job.status(),
+            Metadata first = message.firstMetadata();
+            telemetry.message(new Telemetry.MessageLine(requestId, message.messageId(), message.status(),
                     first == null ? null : first.what(), first == null ? null : first.where(),
-                    first == null ? null : first.id(), job.targets.size(), job.recordCount(),
-                    job.recordsWritten(), job.outcome, duration));
-            written += job.recordsWritten();
-            if (job.outcome == null) {
+                    first == null ? null : first.id(), message.objects.size(), message.recordCount(),
+                    message.recordsWritten(), message.outcome, duration));
+            written += message.recordsWritten();
+            if (message.outcome == null) {
                 succeeded++;
             } else {
-                errors.merge(job.outcome.kind(), 1, Integer::sum);
-                if (job.outcome.permanent()) {
+                errors.merge(message.outcome.kind(), 1, Integer::sum);
+                if (message.outcome.permanent()) {
                     failed++;
                 } else {
-                    retry.add(new SQSBatchResponse.BatchItemFailure(job.messageId()));
+                    retry.add(new SQSBatchResponse.BatchItemFailure(message.messageId()));
                 }
             }
         }
-        telemetry.metrics(new Telemetry.BatchMetrics(functionName, jobs.size(), succeeded, failed, retry.size(),
+        telemetry.metrics(new Telemetry.BatchMetrics(functionName, messages.size(), succeeded, failed, retry.size(),
                 written, reportsFailed, clock.millis() - started, errors));
         return new SQSBatchResponse(retry);
     }
 
-    private static List<Job> parse(List<SQSMessage> messages) {
-        List<Job> jobs = new ArrayList<>(messages.size());
-        for (SQSMessage message : messages) {
-            Job job = new Job(message);
+    private static List<BatchMessage> parse(List<SQSMessage> batch) {
+        List<BatchMessage> messages = new ArrayList<>(batch.size());
+        for (SQSMessage sqsMessage : batch) {
+            BatchMessage message = new BatchMessage(sqsMessage);
             try {
-                job.notification = NotificationParser.parse(message.getBody());
+                message.notification = NotificationParser.parse(sqsMessage.getBody());
             } catch (RuntimeException e) {
-                job.outcome = Failures.classify(e, null);
+                message.outcome = Failures.classify(e, null);
             }
-            jobs.add(job);
+            messages.add(message);
         }
-        return jobs;
+        return messages;
     }
 
     /** The distinct objects of the batch, each owned by its latest event (sequencer, then order). */
-    private static List<Target> targets(List<Job> jobs) {
-        Map<String, Target> byObject = new LinkedHashMap<>();
+    private static List<BatchObject> objects(List<BatchMessage> messages) {
+        Map<String, BatchObject> byObject = new LinkedHashMap<>();
         int order = 0;
-        for (Job job : jobs) {
-            if (job.notification == null) {
+        for (BatchMessage message : messages) {
+            if (message.notification == null) {
                 continue;
             }
-            for (ObjectEvent event : job.notification.events()) {
+            for (ObjectEvent event : message.notification.events()) {
                 order++;
-                Target target = byObject.computeIfAbsent(event.bucket() + '/' + event.key(), k -> new Target());
-                if (target.event == null || Sequencers.compare(event.sequencer(), target.event.sequencer()) >= 0) {
-                    target.event = event;
-                    target.order = order;
-                    target.owner = job;
+                BatchObject object = byObject.computeIfAbsent(event.bucket() + '/' + event.key(), k -> new BatchObject());
+                if (object.event == null || Sequencers.compare(event.sequencer(), object.event.sequencer()) >= 0) {
+                    object.event = event;
+                    object.order = order;
+                    object.owner = message;
                 }
-                if (!job.targets.contains(target)) {
-                    job.targets.add(target);
+                if (!message.objects.contains(object)) {
+                    message.objects.add(object);
                 }
             }
         }
@@ -191,10 +192,10 @@ public final class Ingester implements AutoCloseable {
     }
 
     /** HEADs every object, concurrently, and builds its records. */
-    private void readObjects(List<Target> targets) {
-        List<Future<?>> pending = new ArrayList<>(targets.size());
-        for (Target target : targets) {
-            pending.add(executor.submit(() -> read(target)));
+    private void readObjects(List<BatchObject> objects) {
+        List<Future<?>> pending = new ArrayList<>(objects.size());
+        for (BatchObject object : objects) {
+            pending.add(executor.submit(() -> read(object)));
         }
         for (int i = 0; i < pending.size(); i++) {
             try {
@@ -202,86 +203,86 @@ public final class Ingester implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while reading objects", e);
-            } catch (java.util.concurrent.ExecutionException e) {
-                targets.get(i).fail(Failures.classify(e, targets.get(i).event.url()));
+            } catch (ExecutionException e) {
+                objects.get(i).fail(Failures.classify(e, objects.get(i).event.url()));
             }
         }
     }
 
-    private void read(Target target) {
-        String url = target.event.url();
+    private void read(BatchObject object) {
+        String url = object.event.url();
         StoredObject stored;
         try {
-            stored = objects.head(target.event.bucket(), target.event.key());
+            stored = objectStore.head(object.event.bucket(), object.event.key());
         } catch (RuntimeException e) {
-            target.fail(Failures.classify(e, url));
+            object.fail(Failures.classify(e, url));
             return;
         }
         try {
-            target.metadata = metadataOf(url, stored);
-            target.records = recordFactory.records(target.metadata, url, stored.lastModified(), stored.size());
+            object.metadata = metadataOf(url, stored);
+            object.records = recordFactory.records(object.metadata, url, stored.lastModified(), stored.size());
         } catch (RuntimeException e) {
-            target.fail(Failures.classify(e, url));
+            object.fail(Failures.classify(e, url));
         }
     }
 
     /** Writes each key once: the record of the later object (LastModified, then order) wins. */
-    private void writeRecords(List<Target> targets, Deadline deadline) {
-        List<Target> ready = new ArrayList<>();
-        for (Target target : targets) {
-            if (target.records != null && target.failure == null) {
-                ready.add(target);
+    private void writeRecords(List<BatchObject> objects, Deadline deadline) {
+        List<BatchObject> ready = new ArrayList<>();
+        for (BatchObject object : objects) {
+            if (object.records != null && object.failure == null) {
+                ready.add(object);
             }
         }
-        ready.sort(Target.LATER_LAST);
+        ready.sort(BatchObject.LATER_LAST);
         Map<String, Record> winners = new LinkedHashMap<>();
-        Map<String, Target> owners = new HashMap<>();
-        Map<String, List<Target>> contributors = new HashMap<>();
-        for (Target target : ready) {
-            for (Record record : target.records) {
+        Map<String, BatchObject> owners = new HashMap<>();
+        Map<String, List<BatchObject>> contributors = new HashMap<>();
+        for (BatchObject object : ready) {
+            for (Record record : object.records) {
                 String key = record.timeIndexKey() + "\n" + record.rangeKey();
                 winners.put(key, record);
-                owners.put(key, target);
-                contributors.computeIfAbsent(key, k -> new ArrayList<>(1)).add(target);
+                owners.put(key, object);
+                contributors.computeIfAbsent(key, k -> new ArrayList<>(1)).add(object);
             }
         }
         Map<Record, Failure> failures = winners.isEmpty() ? Map.of()
-                : records.write(new ArrayList<>(winners.values()), deadline);
+                : recordStore.write(new ArrayList<>(winners.values()), deadline);
         for (Map.Entry<String, Record> entry : winners.entrySet()) {
             Failure failure = failures.get(entry.getValue());
             if (failure == null) {
                 owners.get(entry.getKey()).written++;
             } else {
                 // Nobody's version of this key is stored: every object that has it must come again.
-                for (Target target : contributors.get(entry.getKey())) {
-                    target.fail(failure);
+                for (BatchObject object : contributors.get(entry.getKey())) {
+                    object.fail(failure);
                 }
             }
         }
     }
 
     /** Offers the newest file of each what:where in the batch to the latest table. */
-    private void keepLatest(List<Target> targets) {
-        if (!records.keepsLatest()) {
+    private void keepLatest(List<BatchObject> objects) {
+        if (!recordStore.keepsLatest()) {
             return;
         }
-        List<Target> written = new ArrayList<>();
-        for (Target target : targets) {
-            if (target.records != null && target.failure == null) {
-                written.add(target);
+        List<BatchObject> written = new ArrayList<>();
+        for (BatchObject object : objects) {
+            if (object.records != null && object.failure == null) {
+                written.add(object);
             }
         }
-        written.sort(Target.LATER_LAST);
-        Map<String, Target> newest = new LinkedHashMap<>();
-        for (Target target : written) {
-            Record candidate = target.records.get(0);
-            newest.merge(candidate.whatWhereKey().toString(), target,
+        written.sort(BatchObject.LATER_LAST);
+        Map<String, BatchObject> newest = new LinkedHashMap<>();
+        for (BatchObject object : written) {
+            Record candidate = object.records.get(0);
+            newest.merge(candidate.whatWhereKey().toString(), object,
                     (kept, next) -> kept.records.get(0).isNewerThan(candidate) ? kept : next);
         }
-        List<Target> offered = new ArrayList<>(newest.values());
+        List<BatchObject> offered = new ArrayList<>(newest.values());
         List<Future<?>> pending = new ArrayList<>(offered.size());
-        for (Target target : offered) {
-            pending.add(executor.submit(() -> records.offerLatest(target.records.get(0))));
+        for (BatchObject object : offered) {
+            pending.add(executor.submit(() -> recordStore.offerLatest(object.records.get(0))));
         }
         for (int i = 0; i < pending.size(); i++) {
             try {
@@ -289,20 +290,20 @@ public final class Ingester implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while writing the latest table", e);
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 offered.get(i).fail(Failures.classify(e, offered.get(i).event.url()));
             }
         }
     }
 
     /** Permanent failures go to the DLQ; one that cannot go there stays in SQS (never lost). */
-    private void deadLetter(List<Job> jobs) {
+    private void deadLetter(List<BatchMessage> messages) {
         List<DeadLetter> letters = new ArrayList<>();
-        Map<String, Job> byId = new HashMap<>();
-        for (Job job : jobs) {
-            if (job.outcome != null && job.outcome.permanent()) {
-                letters.add(new DeadLetter(job.messageId(), job.message.getBody(), job.outcome));
-                byId.put(job.messageId(), job);
+        Map<String, BatchMessage> byId = new HashMap<>();
+        for (BatchMessage message : messages) {
+            if (message.outcome != null && message.outcome.permanent()) {
+                letters.add(new DeadLetter(message.messageId(), message.sqsMessage.getBody(), message.outcome));
+                byId.put(message.messageId(), message);
             }
         }
         if (letters.isEmpty()) {
@@ -310,10 +311,10 @@ public final class Ingester implements AutoCloseable {
         }
         Map<String, String> unsent = deadLetters.send(letters);
         for (Map.Entry<String, String> entry : unsent.entrySet()) {
-            Job job = byId.get(entry.getKey());
-            if (job != null) {
-                job.outcome = new Failure(ErrorKind.DLQ_UNAVAILABLE, "the message could not be ingested ("
-                        + job.outcome.kind().label() + ") nor dead-lettered: " + entry.getValue());
+            BatchMessage message = byId.get(entry.getKey());
+            if (message != null) {
+                message.outcome = new Failure(ErrorKind.DLQ_UNAVAILABLE, "the message could not be ingested ("
+                        + message.outcome.kind().label() + ") nor dead-lettered: " + entry.getValue());
             }
         }
     }
@@ -322,18 +323,18 @@ public final class Ingester implements AutoCloseable {
      * One report per settled message (transient ones are reported when they settle). A report that
      * cannot be published changes nothing else: the records stay written exactly once.
      */
-    private int report(List<Job> jobs, long started, String requestId) {
+    private int report(List<BatchMessage> messages, long started, String requestId) {
         List<Report> settled = new ArrayList<>();
-        for (Job job : jobs) {
-            if (job.outcome != null && !job.outcome.permanent()) {
+        for (BatchMessage message : messages) {
+            if (message.outcome != null && !message.outcome.permanent()) {
                 continue;
             }
             double duration = (clock.millis() - started) / 1000.0;
-            Metadata first = job.firstMetadata();
-            StatusReport report = job.outcome == null
-                    ? StatusReport.success(started, duration, job.fileRecords())
-                    : StatusReport.error(started, duration, job.fileRecords(), job.outcome.message());
-            settled.add(new Report(job.messageId(), report, first == null ? null : first.what()));
+            Metadata first = message.firstMetadata();
+            StatusReport report = message.outcome == null
+                    ? StatusReport.success(started, duration, message.fileRecords())
+                    : StatusReport.error(started, duration, message.fileRecords(), message.outcome.message());
+            settled.add(new Report(message.messageId(), report, first == null ? null : first.what()));
         }
         if (settled.isEmpty()) {
             return 0;
@@ -360,110 +361,5 @@ public final class Ingester implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         };
-    }
-
-    /** One queue message and what became of it. */
-    private static final class Job {
-        final SQSMessage message;
-        Notification notification;
-        final List<Target> targets = new ArrayList<>(1);
-        /** Null while (and when) the message succeeds. */
-        Failure outcome;
-
-        Job(SQSMessage message) {
-            this.message = message;
-        }
-
-        String messageId() {
-            return message.getMessageId();
-        }
-
-        /** Settles the outcome from the objects': any transient failure wins, then any permanent one. */
-        void decide() {
-            if (outcome != null) {
-                return;
-            }
-            for (Target target : targets) {
-                if (target.failure != null && !target.failure.permanent()) {
-                    outcome = target.failure;
-                    return;
-                }
-            }
-            for (Target target : targets) {
-                if (target.failure != null) {
-                    outcome = target.failure;
-                    return;
-                }
-            }
-        }
-
-        String status() {
-            return outcome == null ? "success" : outcome.permanent() ? "error" : "retry";
-        }
-
-        /** The files this message ingested, once each (on error: those that did get in). */
-        List<StatusReport.FileRecord> fileRecords() {
-            List<StatusReport.FileRecord> files = new ArrayList<>(targets.size());
-            for (Target target : targets) {
-                if (target.records != null && target.failure == null) {
-                    files.add(StatusReport.FileRecord.of(target.records.get(0)));
-                }
-            }
-            return files;
-        }
-
-        /** The records of the files this message ingested (one per file and day bucket). */
-        int recordCount() {
-            int count = 0;
-            for (Target target : targets) {
-                if (target.records != null && target.failure == null) {
-                    count += target.records.size();
-                }
-            }
-            return count;
-        }
-
-        /** The records written on this message's behalf (a duplicate's go to the owning message). */
-        int recordsWritten() {
-            int written = 0;
-            for (Target target : targets) {
-                if (target.owner == this) {
-                    written += target.written;
-                }
-            }
-            return written;
-        }
-
-        Metadata firstMetadata() {
-            for (Target target : targets) {
-                if (target.metadata != null) {
-                    return target.metadata;
-                }
-            }
-            return null;
-        }
-    }
-
-    /** One distinct object of the batch. */
-    private static final class Target {
-        /** Earlier objects first: LastModified, then the order of their owning events. */
-        static final Comparator<Target> LATER_LAST = Comparator
-                .comparingLong((Target t) -> t.records.get(0).createTime())
-                .thenComparingInt(t -> t.order);
-
-        ObjectEvent event;
-        int order;
-        Job owner;
-        volatile Metadata metadata;
-        volatile List<Record> records;
-        volatile Failure failure;
-        int written;
-
-        /** Keeps the first failure: it is the cause, later ones are consequences. */
-        synchronized void fail(Failure f) {
-            if (failure == null) {
-                failure = f;
-            }
-        }
     }
 }

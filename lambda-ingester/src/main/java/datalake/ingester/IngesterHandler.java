@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import datalake.records.RecordFactory;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -61,7 +62,7 @@ public final class IngesterHandler implements RequestHandler<SQSEvent, SQSBatchR
         // SecureRandom: SnapStart restores one snapshot in many sandboxes, which must not share jitter.
         Backoff backoff = new Backoff(Backoff.DEFAULT_BASE, Backoff.DEFAULT_CAP, Sleeper.SYSTEM, new SecureRandom());
         return new Ingester(
-                new datalake.records.RecordFactory(config.maxBucketSpan(), config.retentionDays()),
+                new RecordFactory(config.maxBucketSpan(), config.retentionDays()),
                 new S3ObjectStore(clients.s3()),
                 new DynamoDbRecordStore(clients.dynamoDb(), config.recordsTable(), config.latestTable(), backoff),
                 config.reportTopicArn() == null ? ReportPublisher.NONE
