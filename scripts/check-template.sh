@@ -33,10 +33,15 @@ rm -f "$report" "$report.err"
 
 if [ "${1:-}" != "--no-build" ]; then
   echo "template: sam build"
-  "$tools/bin/sam" build --build-in-source >/dev/null
-  for fn in IngesterFunction QueryFunction; do
-    test -f ".aws-sam/build/$fn/datalake/${fn%Function}/$( [ "$fn" = IngesterFunction ] && echo IngesterHandler || echo QueryHandler ).class" \
-      || { echo "error: sam build did not produce the $fn handler class" >&2; exit 1; }
+  log="$(mktemp)"
+  if ! "$tools/bin/sam" build --build-in-source >"$log" 2>&1; then
+    tail -n 40 "$log" >&2
+    echo "error: sam build failed (full log: $log)." >&2
+    exit 1
+  fi
+  rm -f "$log"
+  for class in IngesterFunction/datalake/ingester/IngesterHandler.class QueryFunction/datalake/query/QueryHandler.class; do
+    test -f ".aws-sam/build/$class" || { echo "error: sam build did not produce .aws-sam/build/$class" >&2; exit 1; }
   done
   du -sh .aws-sam/build/IngesterFunction .aws-sam/build/QueryFunction
 fi
