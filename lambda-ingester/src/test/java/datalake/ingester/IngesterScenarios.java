@@ -11,6 +11,7 @@ import datalake.localstack.StackOptions;
 import datalake.localstack.StackOptions.NotificationRoute;
 import datalake.records.Record;
 import datalake.records.StatusReport;
+import datalake.records.TimeBuckets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +21,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,9 +45,9 @@ abstract class IngesterScenarios {
 
     abstract IngestBackend backend();
 
-    @org.junit.jupiter.api.BeforeEach
+    @BeforeEach
     void name(TestInfo info) {
-        testName = info.getTestMethod().map(m -> m.getName()).orElse("ingester");
+        testName = info.getTestMethod().map(java.lang.reflect.Method::getName).orElse("ingester");
     }
 
     @AfterEach
@@ -90,7 +92,7 @@ abstract class IngesterScenarios {
         assertEquals(1, records.size());
         Record record = records.get(0);
         assertEquals("s3://" + s.bucket() + "/2024/05/14/one.log", record.url());
-        assertEquals(TimeBucketOf.start(START), record.bucket());
+        assertEquals(TimeBuckets.bucketOf(START), record.bucket());
         assertEquals(millis(head), record.createTime());
         assertEquals(head.contentLength(), record.size());
         assertEquals("f1", record.metadata().id());
@@ -108,7 +110,7 @@ abstract class IngesterScenarios {
     @Test
     void aFileSpanningThreeBucketsHasThreeRecordsAndOneReportEntry() {
         IngestStack s = stack();
-        long end = (TimeBucketOf.start(START) + 2) * DAY + 5;
+        long end = (TimeBuckets.bucketOf(START) + 2) * DAY + 5;
         s.put("three-days.log", metadata("f3", START, end));
 
         assertEquals(Set.of(), s.handle(s.receive(1)));
@@ -410,12 +412,5 @@ abstract class IngesterScenarios {
         String logs = String.join("\n", s.logLines);
         assertTrue(logs.contains("\"id\":\"f1\""), logs);
         assertTrue(!logs.contains("secret-job") && !logs.contains("/var/log/") && !logs.contains(TestFiles.HASH), logs);
-    }
-
-    /** The day bucket of a time, spelled out for the reader. */
-    static final class TimeBucketOf {
-        static long start(long millis) {
-            return Math.floorDiv(millis, DAY);
-        }
     }
 }
