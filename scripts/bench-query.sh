@@ -2,7 +2,7 @@
 # Benchmarks the query Lambda's fan-out: a 30-day time query against a 1-day one with the same number of
 # files in every day bucket, through QueryApi on an in-process DynamoDB Local; prints both medians and
 # their ratio (target: 30-day <= 2x 1-day), without and with a simulated network round trip per call.
-#   scripts/bench-query.sh [--latency-ms N] [--iterations N]
+#   scripts/bench-query.sh [--latency-ms N[,N...]] [--iterations N]      (defaults: 5,10 and 200)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/scripts/lib/java.sh"

@@ -32,7 +32,7 @@ public final class QueryApi {
     /** How long a presigned download link of {@code /data} stays valid. */
     static final Duration LINK_VALIDITY = Duration.ofMinutes(15);
     /** Concurrent DynamoDB reads of one request (day buckets of a time query, of a latest scan). */
-    static final int READ_THREADS = 16;
+    static final int READ_THREADS = 32;
     /** what, where and work_id are slugs; longer ones could not be keys of a stored record. */
     private static final Pattern SLUG = Pattern.compile("[a-z0-9_-]{1,512}");
     private static final int MAX_ID_LENGTH = 128;

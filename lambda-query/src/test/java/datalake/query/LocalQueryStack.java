@@ -1,7 +1,5 @@
 package datalake.query;
 
-import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
-import com.fasterxml.jackson.databind.JsonNode;
 import datalake.dynamodb.RecordItems;
 import datalake.localstack.AwsClients;
 import datalake.localstack.LocalAws;
@@ -86,17 +84,22 @@ final class LocalQueryStack {
     }
 
     void writeRecords(List<Record> records) {
+        writeRecords(dynamoDb, names.recordsTable(), records);
+    }
+
+    /** BatchWriteItem, 25 items a call, until nothing is left unprocessed. */
+    static void writeRecords(DynamoDbClient dynamoDb, String table, List<Record> records) {
         List<WriteRequest> batch = new ArrayList<>(25);
         for (Record record : records) {
             batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(RecordItems.toItem(record)).build())
                     .build());
             if (batch.size() == 25) {
-                flush(batch);
+                flush(dynamoDb, table, batch);
                 batch = new ArrayList<>(25);
             }
         }
         if (!batch.isEmpty()) {
-            flush(batch);
+            flush(dynamoDb, table, batch);
         }
     }
 
@@ -105,16 +108,12 @@ final class LocalQueryStack {
         dynamoDb.putItem(r -> r.tableName(names.latestTable()).item(RecordItems.toLatestItem(record)));
     }
 
-    private void flush(List<WriteRequest> batch) {
-        Map<String, List<WriteRequest>> pending = Map.of(names.recordsTable(), batch);
+    private static void flush(DynamoDbClient dynamoDb, String table, List<WriteRequest> batch) {
+        Map<String, List<WriteRequest>> pending = Map.of(table, batch);
         while (!pending.isEmpty()) {
             Map<String, List<WriteRequest>> request = pending;
             BatchWriteItemResponse response = dynamoDb.batchWriteItem(r -> r.requestItems(request));
             pending = response.hasUnprocessedItems() ? response.unprocessedItems() : Map.of();
         }
-    }
-
-    static JsonNode json(APIGatewayV2HTTPResponse response) {
-        return Events.body(response);
     }
 }
