@@ -1,13 +1,12 @@
 package datalake.ingester;
 
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -21,9 +20,23 @@ final class NotificationParser {
     static final Set<String> OBJECT_CREATED = Set.of("ObjectCreated:Put", "ObjectCreated:Post",
             "ObjectCreated:Copy", "ObjectCreated:CompleteMultipartUpload");
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    /** The top-level fields that decide a body's shape; the rest is never decoded. */
-    private static final Set<String> SHAPE_FIELDS = Set.of("Records", "Type", "Message", "Event", "detail-type",
-            "detail", "source");
+    /** What is read of a body: the fields that tell its shape apart and name the objects. */
+    private static final JsonProjection NOTIFICATION = JsonProjection.of(Map.of(
+            "Records", JsonProjection.of(Map.of(
+                    "eventVersion", JsonProjection.ALL,
+                    "eventSource", JsonProjection.ALL,
+                    "eventName", JsonProjection.ALL,
+                    "s3", JsonProjection.of(Map.of(
+                            "bucket", JsonProjection.of(Map.of("name", JsonProjection.ALL)),
+                            "object", JsonProjection.of(Map.of(
+                                    "key", JsonProjection.ALL,
+                                    "sequencer", JsonProjection.ALL)))))),
+            "Type", JsonProjection.ALL,
+            "Message", JsonProjection.ALL,
+            "Event", JsonProjection.ALL,
+            "detail-type", JsonProjection.ALL,
+            "detail", JsonProjection.ALL,
+            "source", JsonProjection.ALL));
 
     private NotificationParser() {
     }
@@ -150,32 +163,13 @@ final class NotificationParser {
         return value.textValue();
     }
 
-    /**
-     * Reads the top-level object keeping only the fields that tell the shape apart and carry the
-     * objects: an SNS envelope's signature, certificate URL and the like are skipped undecoded,
-     * which is most of the translation path's time for the commonest body.
-     */
+    /** Reads a body (or an SNS envelope's Message) projected on the fields the parser looks at. */
     private static JsonNode readTree(String json) {
         try (JsonParser parser = MAPPER.getFactory().createParser(json)) {
-            JsonToken first = parser.nextToken();
-            if (first == null) {
+            if (parser.nextToken() == null) {
                 throw new NotificationException(ErrorKind.BAD_JSON, "the message body is not valid JSON.");
             }
-            if (first != JsonToken.START_OBJECT) {
-                JsonNode node = MAPPER.readTree(parser);
-                requireEnd(parser);
-                return node;
-            }
-            ObjectNode node = MAPPER.createObjectNode();
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String field = parser.currentName();
-                parser.nextToken();
-                if (SHAPE_FIELDS.contains(field)) {
-                    node.set(field, MAPPER.readTree(parser));
-                } else {
-                    parser.skipChildren();
-                }
-            }
+            JsonNode node = NOTIFICATION.read(parser, MAPPER);
             requireEnd(parser);
             return node;
         } catch (IOException e) {

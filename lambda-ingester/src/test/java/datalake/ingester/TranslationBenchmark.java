@@ -31,6 +31,7 @@ public class TranslationBenchmark {
     private String directBody;
     private StoredObject object;
     private Ingester ingester;
+    private ObjectEvent event;
 
     @Setup
     public void setUp() {
@@ -40,6 +41,7 @@ public class TranslationBenchmark {
                 TestFiles.START, TestFiles.START + 3_600_000L, "job-42"), 1_715_679_064_000L, 1024);
         ingester = new Ingester(new RecordFactory(), new Fakes.Objects(), new Fakes.Records(false), new Fakes.Reports(),
                 new Fakes.DeadLetters(), new Telemetry(line -> { }, Clock.systemUTC()), Clock.systemUTC(), "bench", 1);
+        event = NotificationParser.parse(snsBody).events().get(0);
     }
 
     @TearDown
@@ -55,6 +57,22 @@ public class TranslationBenchmark {
     @Benchmark
     public List<WriteRequest> directS3Event() {
         return translate(directBody);
+    }
+
+    /** The breakdown: parsing the notification alone. */
+    @Benchmark
+    public Notification parseSnsWrapped() {
+        return NotificationParser.parse(snsBody);
+    }
+
+    /** The breakdown: metadata validation, records and write requests, from a parsed event. */
+    @Benchmark
+    public List<WriteRequest> recordsOfParsedEvent() {
+        List<WriteRequest> requests = new ArrayList<>(1);
+        for (Record record : ingester.recordsOf(event, object)) {
+            requests.add(DynamoDbRecordStore.writeRequest(record));
+        }
+        return requests;
     }
 
     private List<WriteRequest> translate(String body) {
