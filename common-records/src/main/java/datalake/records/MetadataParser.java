@@ -22,7 +22,9 @@ public final class MetadataParser {
         JsonNode node;
         try {
             node = DatalakeJson.MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
+        } catch (JsonProcessingException | NumberFormatException e) {
+            // Jackson reads numbers as BigDecimal here and refuses some (e.g. 14E268000000000) with a
+            // NumberFormatException rather than a JsonProcessingException: both are bad input.
             throw new InvalidMetadataException("metadata", "the datalake metadata is not valid JSON.");
         }
         return fromJson(node);

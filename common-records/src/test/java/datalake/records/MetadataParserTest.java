@@ -30,6 +30,16 @@ class MetadataParserTest {
     }
 
     @Test
+    void aNumberJacksonCannotReadIsInvalidJsonNotACrash() {
+        String json = "{\"version\":0,\"start\":14E268000000000}";
+
+        // found by MetadataParserFuzzTest: Jackson's BigDecimal reader throws NumberFormatException
+        InvalidMetadataException e = assertThrows(InvalidMetadataException.class, () -> MetadataParser.parse(json));
+
+        assertEquals("the datalake metadata is not valid JSON.", e.getMessage());
+    }
+
+    @Test
     void parsesTheSpecExample() {
         Metadata m = Fixtures.syslog();
 
