@@ -116,7 +116,7 @@ public final class LocalRunner implements AutoCloseable {
         IngesterHandler ingester = new IngesterHandler(
                 IngesterHandler.aws(IngesterConfig.fromEnvironment(env), s3, dynamo, sns, sqs));
         poller = new SqsLambdaPoller(sqs, stack.ingestQueueUrl(), stack.ingestQueueArn(), names.region(), ingester,
-                options.batchSize(), Duration.ofSeconds(60).toMillis());
+                options.batchSize(), Duration.ofSeconds(60));
         pollerThread = new Thread(poller, "datalake-local-ingester");
         pollerThread.setDaemon(true);
         pollerThread.start();

@@ -3,6 +3,8 @@ package datalake.local;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import datalake.query.local.LocalLambdaContext;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -30,13 +32,13 @@ final class SqsLambdaPoller implements Runnable {
     private final String region;
     private final RequestHandler<SQSEvent, SQSBatchResponse> handler;
     private final int batchSize;
-    private final long timeoutMillis;
+    private final Duration timeout;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicLong processed = new AtomicLong();
     private final AtomicLong failedItems = new AtomicLong();
 
     SqsLambdaPoller(SqsClient sqs, String queueUrl, String queueArn, String region,
-                    RequestHandler<SQSEvent, SQSBatchResponse> handler, int batchSize, long timeoutMillis) {
+                    RequestHandler<SQSEvent, SQSBatchResponse> handler, int batchSize, Duration timeout) {
         if (batchSize < 1 || batchSize > 10) {
             throw new IllegalArgumentException("the batch size must be between 1 and 10 (SQS's receive limit).");
         }
@@ -46,7 +48,7 @@ final class SqsLambdaPoller implements Runnable {
         this.region = region;
         this.handler = handler;
         this.batchSize = batchSize;
-        this.timeoutMillis = timeoutMillis;
+        this.timeout = timeout;
     }
 
     @Override
@@ -116,7 +118,7 @@ final class SqsLambdaPoller implements Runnable {
         messages.forEach(m -> all.add(m.messageId()));
         SQSBatchResponse response;
         try {
-            response = handler.handleRequest(event, new LocalContext("datalake-ingester", timeoutMillis, 1024));
+            response = handler.handleRequest(event, new LocalLambdaContext("datalake-ingester", timeout, 1024));
         } catch (RuntimeException e) {
             System.err.println("{\"level\":\"ERROR\",\"message\":\"the ingester threw; the whole batch returns to the queue\"}");
             return all;

@@ -1,9 +1,5 @@
 package datalake.query.local;
 
-import com.amazonaws.services.lambda.runtime.ClientContext;
-import com.amazonaws.services.lambda.runtime.CognitoIdentity;
-import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
@@ -18,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -47,6 +44,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class HttpApiServer implements AutoCloseable {
     private static final int THREADS = 8;
+    /** The query function's timeout in template.yaml (API Gateway waits at most 29 s). */
+    private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(29);
     private static final DateTimeFormatter REQUEST_TIME =
             DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ROOT);
 
@@ -133,7 +132,7 @@ public final class HttpApiServer implements AutoCloseable {
         try (exchange) {
             APIGatewayV2HTTPResponse response;
             try {
-                response = handler.handleRequest(toEvent(exchange), new LocalContext());
+                response = handler.handleRequest(toEvent(exchange), new LocalLambdaContext("datalake-query", QUERY_TIMEOUT, 512));
             } catch (RuntimeException e) {
                 // What API Gateway answers when the function fails.
                 System.err.println("http-api: the handler failed: " + e);
@@ -241,81 +240,6 @@ public final class HttpApiServer implements AutoCloseable {
         exchange.sendResponseHeaders(status, body.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);
-        }
-    }
-
-    /** Enough of a Lambda context for handlers that log and look at their request id. */
-    private static final class LocalContext implements Context {
-        private final String requestId = UUID.randomUUID().toString();
-        private final long deadline = System.currentTimeMillis() + 30_000;
-
-        @Override
-        public String getAwsRequestId() {
-            return requestId;
-        }
-
-        @Override
-        public String getLogGroupName() {
-            return "local";
-        }
-
-        @Override
-        public String getLogStreamName() {
-            return "local";
-        }
-
-        @Override
-        public String getFunctionName() {
-            return "local";
-        }
-
-        @Override
-        public String getFunctionVersion() {
-            return "$LATEST";
-        }
-
-        @Override
-        public String getInvokedFunctionArn() {
-            return "arn:aws:lambda:us-east-1:000000000000:function:local";
-        }
-
-        @Override
-        public CognitoIdentity getIdentity() {
-            return null;
-        }
-
-        @Override
-        public ClientContext getClientContext() {
-            return null;
-        }
-
-        @Override
-        public int getRemainingTimeInMillis() {
-            return (int) Math.max(0, deadline - System.currentTimeMillis());
-        }
-
-        @Override
-        public int getMemoryLimitInMB() {
-            return 512;
-        }
-
-        @Override
-        public LambdaLogger getLogger() {
-            return StdoutLogger.INSTANCE;
-        }
-    }
-
-    private enum StdoutLogger implements LambdaLogger {
-        INSTANCE;
-
-        @Override
-        public void log(String message) {
-            System.out.print(message);
-        }
-
-        @Override
-        public void log(byte[] message) {
-            System.out.print(new String(message, StandardCharsets.UTF_8));
         }
     }
 }

@@ -1,22 +1,26 @@
-package datalake.local;
+package datalake.query.local;
 
 import com.amazonaws.services.lambda.runtime.ClientContext;
 import com.amazonaws.services.lambda.runtime.CognitoIdentity;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.UUID;
 
-/** A Lambda {@link Context} for one local invocation: a request id and a deadline like Lambda's. */
-final class LocalContext implements Context {
+/**
+ * The Lambda {@link Context} of one local invocation (this package's HTTP server, the local runner's
+ * SQS poller): a fresh request id, a deadline like the function's timeout, a logger on standard output.
+ */
+public final class LocalLambdaContext implements Context {
     private final String functionName;
     private final String requestId = UUID.randomUUID().toString();
     private final long deadlineMillis;
     private final int memoryMb;
 
-    LocalContext(String functionName, long timeoutMillis, int memoryMb) {
+    public LocalLambdaContext(String functionName, Duration timeout, int memoryMb) {
         this.functionName = functionName;
-        this.deadlineMillis = System.currentTimeMillis() + timeoutMillis;
+        this.deadlineMillis = System.currentTimeMillis() + timeout.toMillis();
         this.memoryMb = memoryMb;
     }
 
@@ -47,7 +51,7 @@ final class LocalContext implements Context {
 
     @Override
     public String getInvokedFunctionArn() {
-        return "arn:aws:lambda:us-east-1:123456789012:function:" + functionName;
+        return "arn:aws:lambda:us-east-1:000000000000:function:" + functionName;
     }
 
     @Override
@@ -72,16 +76,20 @@ final class LocalContext implements Context {
 
     @Override
     public LambdaLogger getLogger() {
-        return new LambdaLogger() {
-            @Override
-            public void log(String message) {
-                System.out.println(message);
-            }
+        return StdoutLogger.INSTANCE;
+    }
 
-            @Override
-            public void log(byte[] message) {
-                System.out.println(new String(message, StandardCharsets.UTF_8));
-            }
-        };
+    private enum StdoutLogger implements LambdaLogger {
+        INSTANCE;
+
+        @Override
+        public void log(String message) {
+            System.out.print(message);
+        }
+
+        @Override
+        public void log(byte[] message) {
+            System.out.print(new String(message, StandardCharsets.UTF_8));
+        }
     }
 }
