@@ -74,6 +74,12 @@ public final class DatalakeJson {
     /** Writes the metadata object: version, start, end, path, work_id, where, what, id, hash. */
     public static void writeMetadata(JsonGenerator g, Metadata m) throws IOException {
         g.writeStartObject();
+        writeMetadataFields(g, m);
+        g.writeEndObject();
+    }
+
+    /** The fields of the metadata object, for a writer that adds its own (the query API's ISO times). */
+    public static void writeMetadataFields(JsonGenerator g, Metadata m) throws IOException {
         g.writeNumberField("version", m.version());
         g.writeNumberField("start", m.start());
         if (m.end() == null) {
@@ -87,7 +93,6 @@ public final class DatalakeJson {
         g.writeStringField("what", m.what());
         g.writeStringField("id", m.id());
         g.writeStringField("hash", m.hash());
-        g.writeEndObject();
     }
 
     public static void writeRecord(JsonGenerator g, Record r) throws IOException {

@@ -2,6 +2,7 @@ package datalake.query;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import datalake.records.DatalakeJson;
 import datalake.records.Metadata;
 import datalake.records.Record;
 import datalake.records.Times;
@@ -85,19 +86,7 @@ final class ResponseJson {
 
     private static void writeMetadata(JsonGenerator g, Metadata m) throws IOException {
         g.writeStartObject();
-        g.writeNumberField("version", m.version());
-        g.writeNumberField("start", m.start());
-        if (m.end() == null) {
-            g.writeNullField("end");
-        } else {
-            g.writeNumberField("end", m.end());
-        }
-        g.writeStringField("path", m.path());
-        g.writeStringField("work_id", m.workId());
-        g.writeStringField("where", m.where());
-        g.writeStringField("what", m.what());
-        g.writeStringField("id", m.id());
-        g.writeStringField("hash", m.hash());
+        DatalakeJson.writeMetadataFields(g, m);
         g.writeStringField("start_iso", Times.toIso(m.start()));
         g.writeStringField("end_iso", m.end() == null ? null : Times.toIso(m.end()));
         g.writeEndObject();
