@@ -1,0 +1,201 @@
+package datalake.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import datalake.ingester.IngesterHandler;
+import datalake.localstack.AwsClients;
+import datalake.localstack.LocalAws;
+import datalake.localstack.StackOptions;
+import datalake.localstack.StackResources;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
+import software.amazon.awssdk.core.retry.RetryMode;
+import software.amazon.awssdk.http.SdkHttpResponse;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/**
+ * Faults that only redelivery heals, with real redelivery: {@link SqsLambdaPoller} over moto's SQS
+ * (visibility timeout, ApproximateReceiveCount, redrive policy to the DLQ), the ingester as deployed.
+ * Each test asserts the final state: the table, the reports, the DLQ and the ingest queue.
+ */
+class RedeliveryIT {
+    @RegisterExtension
+    static final LocalAws AWS = LocalAws.shared();
+    private static final long DAY = 86_400_000L;
+    private static final long T0 = 1_426_809_600_000L;
+
+    @Test
+    void dynamoDbGoingDownInTheMiddleOfABatchLosesAndDuplicatesNothing() throws Exception {
+        // given ten uploads of three day buckets each: one batch of ten is 30 records, two BatchWriteItem calls
+        try (Pipeline p = new Pipeline(AWS, "ddb-outage", StackOptions.defaults(), 2)) {
+            Outage outage = new Outage(p);
+            DynamoDbClient dynamoDb = AwsClients.dynamoDbBuilder(AWS.dynamoDbEndpoint())
+                    .overrideConfiguration(o -> o.addExecutionInterceptor(outage).retryStrategy(RetryMode.STANDARD))
+                    .build();
+            SqsLambdaPoller poller = p.poller(p.handler(AWS.s3(), dynamoDb));
+            for (int i = 0; i < 10; i++) {
+                p.put(AWS.s3(), "outage/" + i + ".bin",
+                        Pipeline.metadata("outage", "node", "f" + i, T0 + i * 1000, T0 + 2 * DAY + i * 1000));
+            }
+            p.awaitVisible(p.stack.ingestQueueUrl(), 10, Duration.ofSeconds(20));
+
+            // when DynamoDB Local stops right before the batch's second BatchWriteItem, and comes back
+            // (with the data it had: DynamoDB is durable, DynamoDB Local in memory is not) after the invocation
+            List<JsonNode> reports = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (reports.size() < 10 && System.nanoTime() < deadline) {
+                poller.pollOnce(1);
+                if (outage.down.get()) {
+                    outage.restore();
+                }
+                p.drain(p.stack.reportInspectionQueueUrl(), 0).forEach(m -> addFileReport(reports, m));
+            }
+            Thread.sleep(3000); // anything still to come (a duplicate delivery) would arrive now
+            poller.pollOnce(1);
+            p.drain(p.stack.reportInspectionQueueUrl(), 1).forEach(m -> addFileReport(reports, m));
+
+            // then the outage happened mid-batch and sent messages back
+            assertTrue(outage.restored.get(), "DynamoDB Local was stopped and restarted");
+            assertTrue(outage.writtenBeforeOutage > 0 && outage.writtenBeforeOutage < 30,
+                    "part of the batch was written before the outage: " + outage.writtenBeforeOutage);
+            assertTrue(poller.failedItems() > 0, "messages were handed back for redelivery");
+            // and every file is in the table once per bucket, nothing missing
+            Map<String, Integer> itemsPerFile = new TreeMap<>();
+            for (Map<String, AttributeValue> item : p.items(p.stack.names().recordsTable())) {
+                itemsPerFile.merge(item.get("metadata").m().get("id").s(), 1, Integer::sum);
+            }
+            Map<String, Integer> expected = new TreeMap<>();
+            for (int i = 0; i < 10; i++) {
+                expected.put("f" + i, 3);
+            }
+            assertEquals(expected, itemsPerFile);
+            // and each message was reported once, as a success; nothing dead-lettered or left on the queue
+            assertEquals(10, reports.size());
+            assertTrue(reports.stream().allMatch(r -> r.path("status").asText().equals("success")), reports.toString());
+            assertEquals(10, reports.stream().map(r -> r.path("records").get(0).path("url").asText()).distinct().count());
+            assertEquals(List.of(), p.drain(p.stack.deadLetterQueueUrl(), 1));
+            assertEquals(0, p.visibleMessages(p.stack.ingestQueueUrl()));
+            dynamoDb.close();
+        }
+    }
+
+    @Test
+    void accessDeniedOnTheObjectIsRetriedThenRedrivenToTheDeadLetterQueue() throws Exception {
+        // given a bucket whose HeadObject answers 403 for one key, and a redrive policy of two receives
+        try (Pipeline p = new Pipeline(AWS, "access-denied", StackOptions.defaults().withMaxReceiveCount(2), 1)) {
+            S3Client s3 = AwsClients.s3Builder(AWS.motoEndpoint())
+                    .overrideConfiguration(o -> o.addExecutionInterceptor(new Forbidden("secret/"))).build();
+            SqsLambdaPoller poller = p.poller(p.handler(s3, AWS.dynamoDb()));
+            p.put(AWS.s3(), "secret/denied.bin", Pipeline.metadata("denied", "node", "denied", T0, null));
+            p.put(AWS.s3(), "open/fine.bin", Pipeline.metadata("denied", "node", "fine", T0, null));
+            p.awaitVisible(p.stack.ingestQueueUrl(), 2, Duration.ofSeconds(20));
+
+            // when the poller runs until SQS's redrive policy has moved the denied message
+            List<Message> dead = new ArrayList<>();
+            List<JsonNode> reports = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(45).toNanos();
+            while (dead.isEmpty() && System.nanoTime() < deadline) {
+                poller.pollOnce(1);
+                p.drain(p.stack.reportInspectionQueueUrl(), 0).forEach(m -> addFileReport(reports, m));
+                dead.addAll(p.drain(p.stack.deadLetterQueueUrl(), 0));
+            }
+            p.drain(p.stack.reportInspectionQueueUrl(), 1).forEach(m -> addFileReport(reports, m));
+
+            // then AccessDenied is transient (DESIGN.md: a permission is fixed by a deploy): the message was
+            // received twice, never acknowledged, and the redrive policy moved it, body unchanged, to the DLQ
+            assertEquals(1, dead.size(), "the denied message reached the DLQ");
+            assertTrue(dead.get(0).body().contains("secret%2Fdenied.bin"), dead.get(0).body());
+            assertTrue(poller.failedItems() >= 2, "handed back on each of its two receives");
+            // and the other file of the same batch is indexed and reported; the denied one is in neither
+            List<String> ids = p.items(p.stack.names().recordsTable()).stream()
+                    .map(i -> i.get("metadata").m().get("id").s()).toList();
+            assertEquals(List.of("fine"), ids);
+            assertEquals(1, reports.size(), reports.toString());
+            assertEquals("success", reports.get(0).path("status").asText());
+            assertTrue(p.logLines.stream().anyMatch(l -> l.contains("AwsError") && l.contains("403")),
+                    String.join("\n", p.logLines));
+            assertEquals(0, p.visibleMessages(p.stack.ingestQueueUrl()));
+            s3.close();
+        }
+    }
+
+    /** Keeps a report unless it is of an s3:TestEvent (S3 sends one when a notification is configured). */
+    private static void addFileReport(List<JsonNode> reports, Message message) {
+        JsonNode report = Pipeline.parse(message.body());
+        if (!report.path("records").isEmpty() || !report.path("status").asText().equals("success")) {
+            reports.add(report);
+        }
+    }
+
+    /**
+     * Stops DynamoDB Local right before the second BatchWriteItem of the run, after copying both tables
+     * (DynamoDB keeps data through an outage, DynamoDB Local in memory does not); {@link #restore()}
+     * restarts it on the same port, recreates the tables and puts the copy back.
+     */
+    private static final class Outage implements ExecutionInterceptor {
+        private final Pipeline p;
+        private final AtomicInteger batchWrites = new AtomicInteger();
+        final AtomicBoolean down = new AtomicBoolean();
+        final AtomicBoolean restored = new AtomicBoolean();
+        private final Map<String, List<Map<String, AttributeValue>>> snapshot = new HashMap<>();
+        int writtenBeforeOutage;
+
+        Outage(Pipeline p) {
+            this.p = p;
+        }
+
+        @Override
+        public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+            if ("BatchWriteItem".equals(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME))
+                    && batchWrites.incrementAndGet() == 2 && down.compareAndSet(false, true)) {
+                for (String table : List.of(p.stack.names().recordsTable(), p.stack.names().latestTable())) {
+                    snapshot.put(table, p.items(table));
+                }
+                writtenBeforeOutage = snapshot.get(p.stack.names().recordsTable()).size();
+                AWS.dynamoDbLocal().stop();
+            }
+        }
+
+        void restore() throws InterruptedException {
+            if (restored.get()) {
+                return;
+            }
+            Thread.sleep(500);
+            AWS.dynamoDbLocal().start();
+            StackResources.on(AWS).create(p.stack.names(), p.stack.options());
+            snapshot.forEach((table, items) -> items.forEach(item -> AWS.dynamoDb().putItem(r -> r.tableName(table).item(item))));
+            restored.set(true);
+        }
+    }
+
+    /** Answers 403 to HeadObject of keys under a prefix, as S3 does without s3:GetObject on them. */
+    private record Forbidden(String prefix) implements ExecutionInterceptor {
+        @Override
+        public SdkHttpResponse modifyHttpResponse(Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
+            SdkRequest request = context.request();
+            if (request instanceof HeadObjectRequest head && head.key().startsWith(prefix)) {
+                return context.httpResponse().toBuilder().statusCode(403).statusText("Forbidden").build();
+            }
+            return context.httpResponse();
+        }
+    }
+}

@@ -1,0 +1,261 @@
+package datalake.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.fasterxml.jackson.databind.JsonNode;
+import datalake.ingester.IngesterHandler;
+import datalake.localstack.AwsClients;
+import datalake.localstack.LocalAws;
+import datalake.localstack.StackOptions;
+import datalake.query.QueryConfig;
+import datalake.query.QueryHandler;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/**
+ * The soak of issue 7: N notifications through the whole local pipeline (S3 → SNS → SQS → pollers with
+ * Lambda's semantics → ingester → DynamoDB, reports on SNS, poison to the DLQ), 1% of them poison (a
+ * third each: invalid metadata, an object deleted before ingestion, a body that is not JSON). At the
+ * end the counts must reconcile exactly. N is {@code -Ddatalake.soak.n} (1,000 in CI; scripts/soak.sh
+ * takes it as its argument). The reconciliation is printed and written to target/soak-report.txt.
+ */
+class SoakIT {
+    @RegisterExtension
+    static final LocalAws AWS = LocalAws.shared();
+    private static final long T0 = 1_426_809_600_000L;
+    private static final long DAY = 86_400_000L;
+    private static final int POLLERS = 4;
+    private static final String WHAT = "soak";
+
+    @Test
+    void everyNotificationIsIndexedOnceOrDeadLetteredWithAReport() throws Exception {
+        int n = Integer.getInteger("datalake.soak.n", 1000);
+        int poison = Math.max(3, n / 100);
+        int invalid = poison / 3;
+        int missing = poison / 3;
+        int badJson = poison - invalid - missing;
+        int good = n - poison;
+        try (Pipeline p = new Pipeline(AWS, "soak", StackOptions.defaults(), 60)) {
+            // given N uploads (good files, every tenth spanning two day buckets), the poison among them
+            Map<String, Integer> expectedItems = new TreeMap<>();
+            Set<String> goodUrls = new HashSet<>();
+            long uploadStarted = System.nanoTime();
+            ExecutorService uploads = Executors.newFixedThreadPool(8);
+            List<Future<?>> pending = new ArrayList<>();
+            for (int i = 0; i < good; i++) {
+                int f = i;
+                String id = "f" + f;
+                long start = T0 + f * 997L;
+                Long end = f % 10 == 0 ? start + DAY : null;
+                expectedItems.put(id, end == null ? 1 : 2);
+                String key = "soak/" + (f % 100) + "/" + id + ".bin";
+                goodUrls.add("s3://" + p.bucket() + "/" + key);
+                pending.add(uploads.submit(() -> p.put(AWS.s3(), key,
+                        Pipeline.metadata(WHAT, "node-" + (f % 7), id, start, end))));
+            }
+            for (int i = 0; i < invalid; i++) {
+                int f = i;
+                pending.add(uploads.submit(() -> p.put(AWS.s3(), "poison/invalid-" + f + ".bin",
+                        Pipeline.metadata(WHAT, "Not A Slug", "bad" + f, T0, null))));
+            }
+            for (int i = 0; i < missing; i++) {
+                int f = i;
+                pending.add(uploads.submit(() -> p.put(AWS.s3(), "poison/missing-" + f + ".bin",
+                        Pipeline.metadata(WHAT, "node-0", "gone" + f, T0, null))));
+            }
+            for (Future<?> upload : pending) {
+                upload.get();
+            }
+            uploads.shutdown();
+            for (int i = 0; i < missing; i++) {
+                int f = i;
+                AWS.s3().deleteObject(r -> r.bucket(p.bucket()).key("poison/missing-" + f + ".bin"));
+            }
+            for (int i = 0; i < badJson; i++) {
+                int f = i;
+                AWS.sqs().sendMessage(r -> r.queueUrl(p.stack.ingestQueueUrl()).messageBody(
+                        f % 2 == 0 ? "not json " + f : "{\"Records\":[{\"eventVersion\":\"2.1\"," + f));
+            }
+            p.awaitVisible(p.stack.ingestQueueUrl(), n, Duration.ofSeconds(120));
+            double uploadSeconds = (System.nanoTime() - uploadStarted) / 1e9;
+
+            // when four pollers (Lambda's concurrency) ingest everything
+            IngesterHandler handler = p.handler(AWS.s3(), AWS.dynamoDb());
+            List<SqsLambdaPoller> pollers = new ArrayList<>();
+            List<Thread> threads = new ArrayList<>();
+            long ingestStarted = System.nanoTime();
+            for (int i = 0; i < POLLERS; i++) {
+                SqsLambdaPoller poller = p.poller(handler);
+                pollers.add(poller);
+                Thread thread = new Thread(poller, "soak-poller-" + i);
+                thread.setDaemon(true);
+                thread.start();
+                threads.add(thread);
+            }
+            Map<String, Integer> reportsByStatus = new TreeMap<>();
+            Map<String, Integer> reportedUrls = new HashMap<>();
+            List<Message> dead = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(60 + n / 10).toNanos();
+            int reports = 0;
+            while ((reportedUrls.size() < good || reportsByStatus.getOrDefault("error", 0) < poison || dead.size() < poison)
+                    && System.nanoTime() < deadline) {
+                for (Message m : p.drain(p.stack.reportInspectionQueueUrl(), 1)) {
+                    reports++;
+                    JsonNode report = Pipeline.parse(m.body());
+                    reportsByStatus.merge(kind(report), 1, Integer::sum);
+                    for (JsonNode record : report.path("records")) {
+                        if (report.path("status").asText().equals("success")) {
+                            reportedUrls.merge(record.path("url").asText(), 1, Integer::sum);
+                        }
+                    }
+                }
+                if (dead.size() < poison) {
+                    dead.addAll(p.drain(p.stack.deadLetterQueueUrl(), 0));
+                }
+            }
+            double ingestSeconds = (System.nanoTime() - ingestStarted) / 1e9;
+            // a late duplicate would show now
+            Thread.sleep(2000);
+            pollers.forEach(SqsLambdaPoller::stop);
+            for (Thread thread : threads) {
+                thread.join(5000);
+            }
+            for (List<Message> more = p.drain(p.stack.reportInspectionQueueUrl(), 1); !more.isEmpty();
+                    more = p.drain(p.stack.reportInspectionQueueUrl(), 1)) {
+                reports += more.size();
+                more.forEach(m -> reportsByStatus.merge(kind(Pipeline.parse(m.body())), 1, Integer::sum));
+            }
+            dead.addAll(p.drain(p.stack.deadLetterQueueUrl(), 1));
+
+            // then: the table holds every good file once per bucket, and nothing else
+            Map<String, Integer> items = new TreeMap<>();
+            for (Map<String, AttributeValue> item : p.items(p.stack.names().recordsTable())) {
+                items.merge(item.get("metadata").m().get("id").s(), 1, Integer::sum);
+            }
+            int expectedItemCount = expectedItems.values().stream().mapToInt(Integer::intValue).sum();
+            int itemCount = items.values().stream().mapToInt(Integer::intValue).sum();
+            // and the query API finds every good file exactly once across its pages
+            List<String> queried = queryAll(p);
+            Set<String> queriedSet = new HashSet<>(queried);
+            // and every poison message is in the DLQ, with its reason, and reported as an error
+            Map<String, Integer> deadKinds = new TreeMap<>();
+            for (Message letter : dead) {
+                deadKinds.merge(letter.messageAttributes().get("error_kind").stringValue(), 1, Integer::sum);
+            }
+            // S3 sends one s3:TestEvent when the notification is configured: a success without records
+            int testEvents = reportsByStatus.getOrDefault("test-event", 0);
+            int settled = reportsByStatus.getOrDefault("success", 0) + reportsByStatus.getOrDefault("error", 0);
+            // SQS is at-least-once: the same message settled twice is a redelivery, harmless if nothing doubles
+            Map<String, Integer> settledPerMessage = new HashMap<>();
+            for (String line : p.logLines) {
+                JsonNode log = Pipeline.parse(line);
+                if (log.path("message").asText().equals("message handled")
+                        && !log.path("status").asText().equals("retry")) {
+                    settledPerMessage.merge(log.path("messageId").asText(), 1, Integer::sum);
+                }
+            }
+            int redelivered = (int) settledPerMessage.values().stream().filter(c -> c > 1).count();
+            int lost = (good - reportedUrls.size()) + (poison - dead.size());
+            int duplicated = (itemCount - expectedItemCount) + (queried.size() - queriedSet.size())
+                    + (dead.size() - poison);
+            String reconciliation = String.join("\n",
+                    "soak: sent " + n + " notifications: " + good + " good files, " + poison + " poison ("
+                            + invalid + " invalid metadata, " + missing + " object deleted, " + badJson + " not JSON)",
+                    "soak: records table " + itemCount + " items for " + items.size() + " files (expected "
+                            + expectedItemCount + " for " + good + ")",
+                    "soak: query API /v0/archive/files/ returned " + queried.size() + " records, "
+                            + queriedSet.size() + " distinct, " + (queriedSet.containsAll(goodUrls) ? "all" : "NOT all")
+                            + " good files",
+                    "soak: reports " + reportsByStatus + "; DLQ " + dead.size() + " " + deadKinds
+                            + "; ingest queue left " + p.visibleMessages(p.stack.ingestQueueUrl()),
+                    "soak: lost " + lost + ", duplicated " + duplicated + " (files in the table, query pages, DLQ);"
+                            + " reports " + settled + " for " + n + " messages (+" + testEvents + " s3:TestEvent): "
+                            + redelivered + " messages delivered twice by SQS (at least once), rewritten idempotently",
+                    String.format("soak: upload %d in %.1f s (%.0f/s); ingest %d in %.1f s (%.0f messages/s, %d pollers, batches of 10)",
+                            n, uploadSeconds, n / uploadSeconds, n, ingestSeconds, n / ingestSeconds, POLLERS));
+            System.out.println(reconciliation);
+            write(reconciliation);
+
+            assertEquals(expectedItems, items, "records per good file");
+            assertEquals(goodUrls, queriedSet);
+            assertEquals(good, queried.size(), "no file twice across pages");
+            assertEquals(good, reportedUrls.size(), "every good file reported as a success");
+            assertEquals(poison, reportsByStatus.getOrDefault("error", 0), "every poison message reported as an error");
+            assertEquals(n + redelivered, settled, "one report per delivery that settled");
+            assertEquals(Map.of("InvalidMetadata", invalid, "NoSuchKey", missing, "BadJson", badJson), deadKinds);
+            assertEquals(0, lost);
+            assertEquals(0, duplicated);
+            assertEquals(0, p.visibleMessages(p.stack.ingestQueueUrl()));
+            assertTrue(p.logLines.stream().allMatch(SoakIT::isJson), "every log line is one JSON document");
+        }
+    }
+
+    /** Every page of one time query over all soak files, through the query Lambda's handler. */
+    private static List<String> queryAll(Pipeline p) {
+        QueryConfig config = QueryConfig.of(p.stack.names().recordsTable(), p.bucket());
+        S3Presigner presigner = S3Presigner.builder().region(AwsClients.REGION).endpointOverride(AWS.motoEndpoint())
+                .credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(AwsClients.ACCESS_KEY_ID, AwsClients.SECRET_ACCESS_KEY)))
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build()).build();
+        QueryHandler query = new QueryHandler(config, AWS.dynamoDb(), AWS.s3(), presigner);
+        List<String> urls = new ArrayList<>();
+        String rawQuery = "what=" + WHAT + "&start=" + (T0 - DAY) + "&end=" + (T0 + 3 * DAY);
+        for (int page = 0; rawQuery != null; page++) {
+            APIGatewayV2HTTPEvent event = new APIGatewayV2HTTPEvent();
+            event.setRawPath("/v0/archive/files/");
+            event.setRawQueryString(rawQuery);
+            event.setHeaders(Map.of("host", "localhost"));
+            event.setRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder()
+                    .withHttp(APIGatewayV2HTTPEvent.RequestContext.Http.builder().withMethod("GET").build())
+                    .withStage("$default").build());
+            APIGatewayV2HTTPResponse response = query.handleRequest(event, null);
+            assertEquals(200, response.getStatusCode(), response.getBody());
+            JsonNode body = Pipeline.parse(response.getBody());
+            body.path("records").forEach(r -> urls.add(r.path("url").asText()));
+            rawQuery = body.path("next").isTextual() ? URI.create(body.path("next").asText()).getRawQuery() : null;
+        }
+        presigner.close();
+        return urls;
+    }
+
+    private static String kind(JsonNode report) {
+        String status = report.path("status").asText();
+        return status.equals("success") && report.path("records").isEmpty() ? "test-event" : status;
+    }
+
+    private static boolean isJson(String line) {
+        try {
+            return Pipeline.JSON.readTree(line).isObject();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static void write(String reconciliation) throws IOException {
+        Files.writeString(Path.of("target", "soak-report.txt"), reconciliation + "\n");
+    }
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The soak of issue 7 on the local stack (DynamoDB Local in-process, moto from the test virtualenv):
+# N notifications through S3 -> SNS -> SQS -> the ingester with Lambda's SQS semantics, 1% poison.
+# Prints the reconciliation (lost, duplicated, DLQ, reports) and the throughput, and leaves it in
+# local-runner/target/soak-report.txt.  Usage: scripts/soak.sh [N]   (default 2000; e.g. 100000)
+# scripts/test.sh runs the same test at 1,000 as part of the suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N="${1:-2000}"
+case "$N" in ''|*[!0-9]*) echo "usage: scripts/soak.sh [N], N a number of notifications" >&2; exit 2;; esac
+
+source scripts/lib/java.sh
+bash scripts/lib/venv.sh
+export DATALAKE_VENV="${DATALAKE_VENV:-$PWD/.venv}"
+
+mvn -B -ntp -q install -DskipTests -Dfuzz.skip -pl local-runner -am
+mvn -B -ntp -pl local-runner verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+    -Dit.test=SoakIT -Ddatalake.soak.n="$N"
+cat local-runner/target/soak-report.txt
