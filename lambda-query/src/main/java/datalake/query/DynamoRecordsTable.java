@@ -80,8 +80,8 @@ public final class DynamoRecordsTable implements RecordsTable {
                 records.add(RecordItems.fromItem(item));
             } catch (IllegalArgumentException notARecord) {
                 // One bad item must not hide every other answer; it is logged for whoever owns the table.
-                System.err.println("datalake-query: skipping an item that is not a datalake record: "
-                        + hashName + "=" + hashValue + ", range_key=" + (rangeKey == null ? null : rangeKey.s()));
+                System.err.println(LogLines.skippedItem(hashName + "=" + hashValue,
+                        rangeKey == null ? null : rangeKey.s()));
             }
         }
         return new Slice(records, lastKey);

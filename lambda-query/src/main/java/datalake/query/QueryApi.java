@@ -168,7 +168,7 @@ public final class QueryApi {
         String url = record.url();
         int slash = url.startsWith("s3://") ? url.indexOf('/', 5) : -1;
         if (slash < 0) {
-            throw new IllegalStateException("the record of " + record.metadata() + " has no s3:// url");
+            throw new IllegalStateException("the record of file " + record.metadata().id() + " has no s3:// url");
         }
         return Responses.redirect(files.presignedGet(url.substring(5, slash), url.substring(slash + 1), LINK_VALIDITY));
     }
@@ -204,9 +204,12 @@ public final class QueryApi {
                 "The datalake's storage did not answer in time; try again shortly."));
     }
 
+    /**
+     * One JSON line (as every line this function writes), so that nothing in an exception's text can
+     * start a line of its own: the error and the top of its stack, no request data.
+     */
     private static void logFault(Exception e) {
-        System.err.println("datalake-query: request failed: " + e);
-        e.printStackTrace();
+        System.err.println(LogLines.fault(e));
     }
 
     private static String abbreviate(String s) {

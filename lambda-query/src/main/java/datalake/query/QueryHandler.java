@@ -43,15 +43,8 @@ public final class QueryHandler implements RequestHandler<APIGatewayV2HTTPEvent,
     public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
         long started = System.nanoTime();
         APIGatewayV2HTTPResponse response = api.handle(event);
-        log(context, describe(event) + " " + response.getStatusCode() + " "
-                + (System.nanoTime() - started) / 1_000_000 + "ms");
+        log(context, LogLines.request(event, response.getStatusCode(), (System.nanoTime() - started) / 1_000_000));
         return response;
-    }
-
-    private static String describe(APIGatewayV2HTTPEvent event) {
-        APIGatewayV2HTTPEvent.RequestContext context = event.getRequestContext();
-        String method = context != null && context.getHttp() != null ? context.getHttp().getMethod() : "?";
-        return method + " " + event.getRawPath();
     }
 
     private static void log(Context context, String line) {
