@@ -119,6 +119,39 @@ class TemplateTest {
     }
 
     @Test
+    void noSecretIsInTheFunctionsEnvironmentOrTheParameters() throws IOException {
+        // Lambda environment variables are readable by anyone with lambda:GetFunctionConfiguration: the
+        // functions authenticate with their roles, so no variable may name or hold a credential.
+        JsonNode root = new ObjectMapper(new YAMLFactory()).readTree(text);
+        List<JsonNode> environments = new ArrayList<>();
+        environments.add(root.path("Globals").path("Function").path("Environment").path("Variables"));
+        ofType("AWS::Serverless::Function").forEach(f -> environments.add(f.path("Properties").path("Environment")
+                .path("Variables")));
+        List<String> problems = new ArrayList<>();
+        java.util.regex.Pattern secretName = java.util.regex.Pattern.compile(
+                "(?i).*(SECRET|PASSWORD|PASSWD|TOKEN|CREDENTIAL|PRIVATE|ACCESS_KEY|API_KEY).*");
+        java.util.regex.Pattern secretValue = java.util.regex.Pattern.compile(
+                "(AKIA|ASIA)[A-Z0-9]{16}|[A-Za-z0-9/+]{40}|-----BEGIN");
+        for (JsonNode variables : environments) {
+            variables.fields().forEachRemaining(e -> {
+                if (secretName.matcher(e.getKey()).matches()) {
+                    problems.add("environment variable " + e.getKey() + " looks like a secret");
+                }
+                if (secretValue.matcher(e.getValue().toString()).find()) {
+                    problems.add("environment variable " + e.getKey() + " holds what looks like a key");
+                }
+            });
+        }
+        root.path("Parameters").fields().forEachRemaining(e -> {
+            if (secretName.matcher(e.getKey()).matches() || e.getValue().path("NoEcho").asBoolean(false)) {
+                problems.add("parameter " + e.getKey() + " takes a secret");
+            }
+        });
+        assertFalse(secretValue.matcher(text).find(), "template.yaml holds what looks like an access key or private key");
+        assertEquals(List.of(), problems);
+    }
+
+    @Test
     void functionsUseTheConfigurationNamesOfTheCode() {
         JsonNode globals = new ObjectMapper(new YAMLFactory()).valueToTree(Map.of());
         try {
