@@ -9,15 +9,23 @@ import datalake.localstack.LocalAws;
 import datalake.localstack.StackNames;
 import datalake.localstack.TableSchemas;
 import datalake.records.Metadata;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -33,10 +41,19 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * trip before every DynamoDB call ({@code --latency-ms}, 5 and 10 by default; an in-region Query takes
  * a few milliseconds), which is what the fan-out exists to overlap. Each mode also prints the 30-day
  * query reading its buckets one after another, for reference.
+ *
+ * <p>Also a work-id query (the same 90 files through the GSI) and a full pagination of
+ * {@code --pagination-files} files (10,000 by default, 30 days, 100 a page) by time and by work id:
+ * medians and p95 of a page and of the whole walk. {@code --json FILE} writes every figure for
+ * scripts/bench.sh.
  */
 public final class QueryBenchmark {
     private static final int FILES_PER_BUCKET = 3;
     private static final int BUCKETS = 30;
+    private static final String WORK_ID = "job-bench";
+    private static final String PAGE_WORK_ID = "job-page";
+    /** The figures for --json, in the order they were measured. */
+    private static final Map<String, Double> FIGURES = new LinkedHashMap<>();
 
     private QueryBenchmark() {
     }
@@ -44,13 +61,23 @@ public final class QueryBenchmark {
     public static void main(String[] args) {
         int[] latencies = {5, 10};
         int iterations = 200;
+        int paginationFiles = 10_000;
+        int paginationRuns = 5;
+        String json = null;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--latency-ms") && i + 1 < args.length) {
                 latencies = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
             } else if (args[i].equals("--iterations") && i + 1 < args.length) {
                 iterations = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--pagination-files") && i + 1 < args.length) {
+                paginationFiles = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--pagination-runs") && i + 1 < args.length) {
+                paginationRuns = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--json") && i + 1 < args.length) {
+                json = args[++i];
             } else {
-                throw new IllegalArgumentException("usage: QueryBenchmark [--latency-ms N[,N...]] [--iterations N]");
+                throw new IllegalArgumentException("usage: QueryBenchmark [--latency-ms N[,N...]] [--iterations N]"
+                        + " [--pagination-files N] [--pagination-runs N] [--json FILE]");
             }
         }
         LocalAws aws = LocalAws.shared();
@@ -58,16 +85,28 @@ public final class QueryBenchmark {
             StackNames names = StackNames.unique("bench");
             aws.dynamoDb().createTable(TableSchemas.recordsTable(names.recordsTable()));
             writeFiles(aws, names);
+            writePaginationFiles(aws, names, paginationFiles);
             System.out.printf(Locale.ROOT, "%d files in each of %d day buckets; %d runs of each query after warm-up;"
                     + " %d cores%n", FILES_PER_BUCKET, BUCKETS, iterations, Runtime.getRuntime().availableProcessors());
-            run("DynamoDB Local, no added latency", aws.dynamoDb(), names, iterations);
+            run("DynamoDB Local, no added latency", aws.dynamoDb(), names, iterations, "raw");
+            paginate(aws.dynamoDb(), names, paginationFiles, paginationRuns, "raw");
             for (int latency : latencies) {
                 try (DynamoDbClient slow = AwsClients.dynamoDbBuilder(aws.dynamoDbEndpoint())
                         .overrideConfiguration(c -> c.addExecutionInterceptor(new Latency(latency)))
                         .build()) {
-                    run("DynamoDB Local + " + latency + " ms per call (a network round trip)", slow, names, iterations);
+                    String mode = "latency" + latency + "ms";
+                    run("DynamoDB Local + " + latency + " ms per call (a network round trip)", slow, names, iterations, mode);
+                    paginate(slow, names, paginationFiles, paginationRuns, mode);
                 }
             }
+            if (json != null) {
+                StringBuilder text = new StringBuilder("{");
+                FIGURES.forEach((k, v) -> text.append(text.length() > 1 ? "," : "").append('"').append(k).append("\":")
+                        .append(String.format(Locale.ROOT, "%.2f", v)));
+                Files.writeString(Path.of(json), text.append('}'));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         } finally {
             aws.close();
         }
@@ -78,13 +117,81 @@ public final class QueryBenchmark {
         for (int bucket = 0; bucket < BUCKETS; bucket++) {
             for (int n = 0; n < FILES_PER_BUCKET; n++) {
                 files.add(TestFiles.file(String.format("b%02d-%d", bucket, n), "syslog", "web",
-                        T0 + bucket * DAY + (n + 1) * (DAY / (FILES_PER_BUCKET + 1)), null));
+                        T0 + bucket * DAY + (n + 1) * (DAY / (FILES_PER_BUCKET + 1)), null, WORK_ID));
             }
         }
         LocalQueryStack.writeRecords(aws.dynamoDb(), names.recordsTable(), TestFiles.records(files));
     }
 
-    private static void run(String title, DynamoDbClient dynamoDb, StackNames names, int iterations) {
+    /** {@code files} files of WHAT "page", spread over 30 day buckets, all with one work id. */
+    private static void writePaginationFiles(LocalAws aws, StackNames names, int files) {
+        List<Metadata> all = new ArrayList<>(files);
+        for (int i = 0; i < files; i++) {
+            all.add(TestFiles.file(String.format("p%06d", i), "page", "host-" + (i % 10),
+                    T0 + (i % BUCKETS) * DAY + (i / BUCKETS) * 1000L, null, PAGE_WORK_ID));
+        }
+        LocalQueryStack.writeRecords(aws.dynamoDb(), names.recordsTable(), TestFiles.records(all));
+    }
+
+    /** Walks every page of a 30-day time query and of a work-id query over the pagination files. */
+    private static void paginate(DynamoDbClient dynamoDb, StackNames names, int files, int runs, String mode) {
+        QueryConfig config = QueryConfig.of(names.recordsTable(), names.bucket());
+        QueryApi api = new QueryApi(config, new DynamoRecordsTable(dynamoDb, names.recordsTable()), null, new NoFiles(),
+                Clock.systemUTC());
+        Map<String, String> queries = new LinkedHashMap<>();
+        queries.put("time", "what=page&start=" + T0 + "&end=" + (T0 + BUCKETS * DAY - 1));
+        queries.put("work_id", "what=page&work_id=" + PAGE_WORK_ID);
+        for (Map.Entry<String, String> query : queries.entrySet()) {
+            walk(api, query.getValue(), files); // warm-up, and the check that every file comes once
+            List<Long> pages = new ArrayList<>();
+            long[] totals = new long[runs];
+            for (int r = 0; r < runs; r++) {
+                long started = System.nanoTime();
+                pages.addAll(walk(api, query.getValue(), files));
+                totals[r] = System.nanoTime() - started;
+            }
+            long[] page = pages.stream().mapToLong(Long::longValue).toArray();
+            String key = "query_pagination_" + query.getKey() + "_" + mode;
+            FIGURES.put(key + "_total_ms", median(totals));
+            FIGURES.put(key + "_total_p95_ms", percentile(totals, 0.95));
+            FIGURES.put(key + "_page_ms", median(page));
+            FIGURES.put(key + "_page_p95_ms", percentile(page, 0.95));
+            System.out.printf(Locale.ROOT, "  full pagination by %-7s (%d files, %d pages): total median %8.1f ms, p95 %8.1f ms;"
+                            + " a page median %6.2f ms, p95 %6.2f ms%n", query.getKey(), files, page.length / runs,
+                    median(totals), percentile(totals, 0.95), median(page), percentile(page, 0.95));
+        }
+    }
+
+    /** The time of each page of one full walk; fails unless every file came exactly once. */
+    private static List<Long> walk(QueryApi api, String query, int files) {
+        List<Long> times = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        String rawQuery = query;
+        while (true) {
+            long started = System.nanoTime();
+            APIGatewayV2HTTPResponse response = api.handle(Events.get("/v0/archive/files/", rawQuery));
+            times.add(System.nanoTime() - started);
+            JsonNode body = Events.body(response);
+            if (response.getStatusCode() != 200) {
+                throw new IllegalStateException("page " + times.size() + " answered " + response.getStatusCode());
+            }
+            for (JsonNode record : body.path("records")) {
+                if (!seen.add(record.path("url").asText())) {
+                    throw new IllegalStateException("a file came twice: " + record.path("url").asText());
+                }
+            }
+            if (body.path("next").isNull()) {
+                break;
+            }
+            rawQuery = URI.create(body.path("next").asText()).getRawQuery();
+        }
+        if (seen.size() != files) {
+            throw new IllegalStateException("the walk returned " + seen.size() + " files, not " + files);
+        }
+        return times;
+    }
+
+    private static void run(String title, DynamoDbClient dynamoDb, StackNames names, int iterations, String mode) {
         QueryConfig config = QueryConfig.of(names.recordsTable(), names.bucket());
         DynamoRecordsTable table = new DynamoRecordsTable(dynamoDb, names.recordsTable());
         QueryApi api = new QueryApi(config, table, null, new NoFiles(), Clock.systemUTC());
@@ -97,17 +204,22 @@ public final class QueryBenchmark {
         check(api, oneDay, FILES_PER_BUCKET);
         check(api, thirtyDays, BUCKETS * FILES_PER_BUCKET);
         check(sequential, thirtyDays, BUCKETS * FILES_PER_BUCKET);
+        String workId = "what=syslog&work_id=" + WORK_ID;
+        check(api, workId, BUCKETS * FILES_PER_BUCKET);
         // DynamoDB Local and the SDK take a few thousand calls to be compiled.
         for (int i = 0; i < 3 * iterations; i++) {
             time(api, oneDay);
             time(api, thirtyDays);
+            time(api, workId);
         }
         long[] one = new long[iterations];
         long[] thirty = new long[iterations];
+        long[] byWorkId = new long[iterations];
         long[] oneByOne = new long[Math.max(10, iterations / 10)];
         for (int i = 0; i < iterations; i++) {
             one[i] = time(api, oneDay);
             thirty[i] = time(api, thirtyDays);
+            byWorkId[i] = time(api, workId);
         }
         for (int i = 0; i < oneByOne.length; i++) {
             oneByOne[i] = time(sequential, thirtyDays);
@@ -115,10 +227,19 @@ public final class QueryBenchmark {
         double oneMedian = median(one);
         double thirtyMedian = median(thirty);
         System.out.printf(Locale.ROOT, "%s:%n", title);
-        System.out.printf(Locale.ROOT, "  1-day query  (1 bucket,   %2d files): median %7.2f ms, p90 %7.2f ms%n",
-                FILES_PER_BUCKET, oneMedian, percentile(one, 0.9));
-        System.out.printf(Locale.ROOT, "  30-day query (%d buckets, %2d files): median %7.2f ms, p90 %7.2f ms%n",
-                BUCKETS, BUCKETS * FILES_PER_BUCKET, thirtyMedian, percentile(thirty, 0.9));
+        System.out.printf(Locale.ROOT, "  1-day query  (1 bucket,   %2d files): median %7.2f ms, p90 %7.2f ms, p95 %7.2f ms%n",
+                FILES_PER_BUCKET, oneMedian, percentile(one, 0.9), percentile(one, 0.95));
+        System.out.printf(Locale.ROOT, "  30-day query (%d buckets, %2d files): median %7.2f ms, p90 %7.2f ms, p95 %7.2f ms%n",
+                BUCKETS, BUCKETS * FILES_PER_BUCKET, thirtyMedian, percentile(thirty, 0.9), percentile(thirty, 0.95));
+        System.out.printf(Locale.ROOT, "  work_id query (GSI,        %2d files): median %7.2f ms, p90 %7.2f ms, p95 %7.2f ms%n",
+                BUCKETS * FILES_PER_BUCKET, median(byWorkId), percentile(byWorkId, 0.9), percentile(byWorkId, 0.95));
+        FIGURES.put("query_1d_ms_" + mode, oneMedian);
+        FIGURES.put("query_1d_p95_ms_" + mode, percentile(one, 0.95));
+        FIGURES.put("query_30d_ms_" + mode, thirtyMedian);
+        FIGURES.put("query_30d_p95_ms_" + mode, percentile(thirty, 0.95));
+        FIGURES.put("query_work_id_ms_" + mode, median(byWorkId));
+        FIGURES.put("query_work_id_p95_ms_" + mode, percentile(byWorkId, 0.95));
+        FIGURES.put("query_30d_over_1d_" + mode, thirtyMedian / oneMedian);
         System.out.printf(Locale.ROOT, "  ratio 30-day / 1-day: %.2f (target <= 2.00)%n", thirtyMedian / oneMedian);
         System.out.printf(Locale.ROOT, "  (reference: the 30-day query reading its buckets one after another: median %.2f ms)%n",
                 median(oneByOne));

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The performance benchmarks (docs/PERFORMANCE.md), one table at the end and every figure in
+# target/bench.json. Not a test: CI does not run it, and nothing here fails on a slow figure.
+#   1. translation: JMH, one thread pinned to one CPU, per message shape (TranslationBenchmark), and the
+#      headline shape again with the template's C1-only flags;
+#   2. ingest: 10,000 real S3 objects in moto, their real notifications drained by Lambda-style pollers,
+#      until every record is in DynamoDB Local (its own JVM); CPU time per process from /proc;
+#   3. query: 1-day, 30-day and work_id queries and a full pagination of 10,000 files, on DynamoDB Local,
+#      raw and with a simulated 5 ms round trip per DynamoDB call;
+#   4. cold start: each deployable jar in 10 fresh JVMs with the template's JAVA_TOOL_OPTIONS.
+# usage: scripts/bench.sh [--quick] [--only translation,ingest,query,coldstart]
+#   --quick   a bounded run for a first look (about 3 minutes): fewer files, runs and iterations.
+# Needs the test virtualenv (moto) that scripts/test.sh installs; builds what it runs.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$root/scripts/lib/java.sh"
+cd "$root"
+
+quick=false
+only="translation,ingest,query,coldstart"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=true ;;
+    --only) only="$2"; shift ;;
+    *) echo "usage: scripts/bench.sh [--quick] [--only translation,ingest,query,coldstart]" >&2; exit 2 ;;
+  esac
+  shift
+done
+wants() { [[ ",$only," == *",$1,"* ]]; }
+
+if [ ! -x "$root/.venv/bin/moto_server" ] && { wants ingest || wants coldstart; }; then
+  "$root/scripts/lib/venv.sh"
+fi
+
+out="$root/target/bench"
+mkdir -p "$out"
+rm -f "$out"/*.json "$root/target/bench.json"
+
+echo "== building the deployable jars and the benchmark classes"
+mvn -B -q -ntp -DskipTests -pl lambda-ingester,lambda-query,local-runner -am package dependency:build-classpath \
+  -Dmdep.outputFile=target/bench-classpath.txt -Dmdep.includeScope=test
+classpath() { echo "$root/$1/target/test-classes:$root/$1/target/classes:$(cat "$root/$1/target/bench-classpath.txt")"; }
+tool_options="$(sed -n 's/^ *JAVA_TOOL_OPTIONS: *"\(.*\)".*/\1/p' template.yaml | head -n 1)"
+pin=()
+if command -v taskset >/dev/null 2>&1; then
+  pin=(taskset -c 0)
+fi
+java=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED)
+
+if wants translation; then
+  echo "== 1. translation throughput (JMH, one thread on one CPU)"
+  if $quick; then jmh=(-f 1 -wi 2 -w 1s -i 3 -r 1s); else jmh=(-f 1 -wi 3 -w 2s -i 5 -r 2s); fi
+  shapes='datalake.ingester.TranslationBenchmark.(snsWrappedSingleRecord|directS3Event|eventBridgeEvent|directS3TwoRecords|snsWrappedThreeDayFile)$'
+  "${pin[@]}" "${java[@]}" -cp "$(classpath lambda-ingester)" org.openjdk.jmh.Main "$shapes" -t 1 "${jmh[@]}" \
+    -rf json -rff "$out/jmh.json" | grep -E '^(Benchmark|TranslationBenchmark)' || true
+  echo "-- the headline shape with the template's flags ($tool_options)"
+  "${pin[@]}" "${java[@]}" -cp "$(classpath lambda-ingester)" org.openjdk.jmh.Main \
+    'datalake.ingester.TranslationBenchmark.snsWrappedSingleRecord$' -t 1 "${jmh[@]}" -jvmArgsAppend "$tool_options" \
+    -rf json -rff "$out/jmh-template-flags.json" | grep -E '^(Benchmark|TranslationBenchmark)' || true
+fi
+
+if wants ingest; then
+  echo "== 2. end-to-end ingest on moto and DynamoDB Local"
+  if $quick; then files=1000; else files=10000; fi
+  (cd local-runner && "${java[@]}" -cp "$(classpath local-runner)" datalake.local.IngestBenchmark \
+    --files "$files" --pollers 4 --clock-ticks "$(getconf CLK_TCK)" --json "$out/ingest.json")
+fi
+
+if wants query; then
+  echo "== 3. queries on DynamoDB Local (in-process), raw and with 5 ms per call"
+  if $quick; then q=(--iterations 30 --pagination-files 2000 --pagination-runs 2); else q=(--iterations 100 --pagination-files 10000 --pagination-runs 5); fi
+  (cd lambda-query && "${java[@]}" -cp "$(classpath lambda-query)" datalake.query.QueryBenchmark \
+    --latency-ms 5 "${q[@]}" --json "$out/query.json")
+fi
+
+if wants coldstart; then
+  echo "== 4. cold start of the deployable jars"
+  if $quick; then runs=3; else runs=10; fi
+  (cd local-runner && "${java[@]}" -cp "$(classpath local-runner)" datalake.local.bench.ColdStartBenchmark \
+    --ingester-jar "$(ls "$root"/lambda-ingester/target/lambda-ingester-*-lambda.jar)" \
+    --query-jar "$(ls "$root"/lambda-query/target/lambda-query-*-lambda.jar)" \
+    --java-tool-options "$tool_options" --runs "$runs" --json "$out/coldstart.json")
+fi
+
+python3 "$root/scripts/lib/bench_report.py" "$out" "$root/target/bench.json" "$quick" "$tool_options"

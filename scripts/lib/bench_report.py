@@ -1,0 +1,141 @@
+"""Merges the parts' figures (target/bench/*.json) into target/bench.json and prints the table.
+
+scripts/bench.sh runs it; the figures are medians (JMH: the median of the measured iterations), ms and
+MB as plain numbers. A part that did not run leaves its figures out (null in the JSON).
+"""
+import json
+import os
+import statistics
+import sys
+
+# Records each TranslationBenchmark shape yields per message (the benchmark's setUp checks them).
+RECORDS_PER_MESSAGE = {
+    "snsWrappedSingleRecord": 1,
+    "directS3Event": 1,
+    "eventBridgeEvent": 1,
+    "directS3TwoRecords": 2,
+    "snsWrappedThreeDayFile": 3,
+}
+HEADLINE_SHAPE = "snsWrappedSingleRecord"
+RECORDS_SHAPE = "snsWrappedThreeDayFile"
+
+
+def load(path):
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def jmh_figures(results, suffix=""):
+    figures = {}
+    for result in results or []:
+        shape = result["benchmark"].rsplit(".", 1)[1]
+        raw = [x for fork in result["primaryMetric"]["rawData"] for x in fork]
+        per_message = RECORDS_PER_MESSAGE.get(shape, 1)
+        figures[f"translation_{shape}{suffix}_msgs_per_s"] = round(statistics.median(raw))
+        figures[f"translation_{shape}{suffix}_msgs_per_s_min"] = round(min(raw))
+        figures[f"translation_{shape}{suffix}_msgs_per_s_max"] = round(max(raw))
+        figures[f"translation_{shape}{suffix}_records_per_s"] = round(statistics.median(raw) * per_message)
+    return figures
+
+
+def main():
+    out, target, quick, tool_options = sys.argv[1], sys.argv[2], sys.argv[3] == "true", sys.argv[4]
+    figures = {}
+    figures.update(jmh_figures(load(os.path.join(out, "jmh.json"))))
+    figures.update(jmh_figures(load(os.path.join(out, "jmh-template-flags.json")), "_template_flags"))
+    for part in ("ingest", "query", "coldstart"):
+        figures.update(load(os.path.join(out, part + ".json")) or {})
+
+    g = figures.get
+    headline = {
+        "translation_msgs_per_s": g(f"translation_{HEADLINE_SHAPE}_msgs_per_s"),
+        "translation_records_per_s": g(f"translation_{RECORDS_SHAPE}_records_per_s"),
+        "ingest_files_per_s": g("ingest_files_per_s"),
+        "query_1d_ms": g("query_1d_ms_raw"),
+        "query_30d_ms": g("query_30d_ms_raw"),
+        "query_work_id_ms": g("query_work_id_ms_raw"),
+        "init_ms_ingester": g("init_ms_ingester"),
+        "init_ms_query": g("init_ms_query"),
+        "first_response_ms_ingester": g("first_response_ms_ingester"),
+        "first_response_ms_query": g("first_response_ms_query"),
+        "jar_mb_ingester": g("jar_mb_ingester"),
+        "jar_mb_query": g("jar_mb_query"),
+        "peak_rss_mb_ingester": g("peak_rss_mb_ingester"),
+    }
+    document = dict(headline)
+    document["quick"] = quick
+    document["java_tool_options"] = tool_options
+    document["cores"] = os.cpu_count()
+    document["details"] = figures
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with open(target, "w") as f:
+        json.dump(document, f, indent=2, sort_keys=False)
+        f.write("\n")
+
+    def fmt(value, unit=""):
+        if value is None:
+            return "-"
+        if isinstance(value, float) and not value.is_integer():
+            text = f"{value:,.2f}" if value < 100 else f"{value:,.0f}"
+        else:
+            text = f"{int(value):,}"
+        return text + (" " + unit if unit else "")
+
+    def spread(key, unit=""):
+        low, high = g(key + "_min"), g(key + "_max")
+        return "" if low is None else f"{fmt(low)}..{fmt(high)} {unit}".rstrip()
+
+    rows = []
+    for shape, n in RECORDS_PER_MESSAGE.items():
+        key = f"translation_{shape}_msgs_per_s"
+        if g(key) is not None:
+            rows.append((f"translation {shape} ({n} rec/msg)", fmt(g(key), "msg/s"),
+                         fmt(g(f"translation_{shape}_records_per_s"), "rec/s"), spread(key),
+                         ">= 100,000 msg/s" if shape == HEADLINE_SHAPE else ""))
+    key = f"translation_{HEADLINE_SHAPE}_template_flags_msgs_per_s"
+    if g(key) is not None:
+        rows.append((f"translation {HEADLINE_SHAPE}, template flags", fmt(g(key), "msg/s"), "", spread(key), "(reference)"))
+    if g("ingest_files_per_s") is not None:
+        rows.append((f"ingest {g('ingest_files')} files, {g('ingest_pollers')} pollers", fmt(g("ingest_files_per_s"), "files/s"),
+                     fmt(g("ingest_seconds"), "s"), f"push {fmt(g('ingest_push_files_per_s'))} files/s", ""))
+        rows.append(("ingest CPU s: JVM / handler / pollers", f"{fmt(g('ingest_cpu_s_jvm'))} / {fmt(g('ingest_cpu_s_handler'))}"
+                     f" / {fmt(g('ingest_cpu_s_pollers'))}", f"moto {fmt(g('ingest_cpu_s_moto'))}",
+                     f"DynamoDB Local {fmt(g('ingest_cpu_s_dynamodb_local'))}", ""))
+        rows.append(("ingest: our CPU share", fmt(g("ingest_cpu_share_ours_pct"), "%"),
+                     fmt(g("ingest_cpu_ms_per_file_ours"), "ms CPU/file"), "", "< 30%"))
+    for mode, label in (("raw", "raw"), ("latency5ms", "+5 ms/call")):
+        for name, key in (("1-day", "1d"), ("30-day", "30d"), ("work_id", "work_id")):
+            if g(f"query_{key}_ms_{mode}") is not None:
+                rows.append((f"query {name} ({label})", fmt(g(f"query_{key}_ms_{mode}"), "ms"),
+                             "p95 " + fmt(g(f"query_{key}_p95_ms_{mode}"), "ms"), "",
+                             "<= 2x 1-day" if key == "30d" else ""))
+        if g(f"query_30d_over_1d_{mode}") is not None:
+            rows.append((f"query 30-day / 1-day ({label})", fmt(g(f"query_30d_over_1d_{mode}")), "", "", "<= 2"))
+        for by in ("time", "work_id"):
+            k = f"query_pagination_{by}_{mode}"
+            if g(k + "_total_ms") is not None:
+                rows.append((f"full pagination by {by} ({label})", fmt(g(k + "_total_ms"), "ms"),
+                             "p95 " + fmt(g(k + "_total_p95_ms"), "ms"),
+                             f"page {fmt(g(k + '_page_ms'))} ms, p95 {fmt(g(k + '_page_p95_ms'))} ms", ""))
+    for name in ("ingester", "query"):
+        if g(f"init_ms_{name}") is not None:
+            rows.append((f"cold start {name}: handler ready", fmt(g(f"init_ms_{name}"), "ms"), "",
+                         spread(f"init_ms_{name}", "ms"), "<= 1,000 ms"))
+            rows.append((f"cold start {name}: first response", fmt(g(f"first_response_ms_{name}"), "ms"), "",
+                         spread(f"first_response_ms_{name}", "ms"), "<= 1,500 ms"))
+            rows.append((f"jar {name}", fmt(g(f"jar_mb_{name}"), "MB"), "", "", "<= 20 MB"))
+            rows.append((f"peak RSS {name} (first response)", fmt(g(f"peak_rss_mb_{name}"), "MB"), "", "", ""))
+
+    widths = [max(len(r[i]) for r in rows + [("figure", "median", "", "spread / detail", "target")]) for i in range(5)]
+    header = ("figure", "median", "", "spread / detail", "target")
+    print()
+    print(f"datalake benchmarks{' (--quick)' if quick else ''}: {os.cpu_count()} cores, JAVA_TOOL_OPTIONS for cold starts: {tool_options}")
+    for r in [header] + rows:
+        print("  ".join(r[i].ljust(widths[i]) if i != 1 else r[i].rjust(widths[i]) for i in range(5)).rstrip())
+    print(f"figures: {target}")
+
+
+if __name__ == "__main__":
+    main()
