@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import datalake.dynamodb.RecordItems;
+import datalake.localstack.SqsMessages;
 import datalake.localstack.Stack;
 import datalake.localstack.StackNames;
 import datalake.localstack.StackOptions;
@@ -30,7 +31,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
@@ -157,7 +157,7 @@ final class IngestStack implements AutoCloseable {
         SQSEvent event = new SQSEvent();
         List<SQSEvent.SQSMessage> records = new ArrayList<>();
         for (Message message : messages) {
-            records.add(toLambda(message));
+            records.add(SqsMessages.toLambda(message, stack.ingestQueueArn(), stack.names().region()));
         }
         event.setRecords(records);
         SQSBatchResponse response = handler.handleRequest(event, IngesterHandlerTest.context(REMAINING_MILLIS));
@@ -264,29 +264,6 @@ final class IngestStack implements AutoCloseable {
         } catch (NotificationException e) {
             return false;
         }
-    }
-
-    private SQSEvent.SQSMessage toLambda(Message message) {
-        SQSEvent.SQSMessage out = new SQSEvent.SQSMessage();
-        out.setMessageId(message.messageId());
-        out.setReceiptHandle(message.receiptHandle());
-        out.setBody(message.body());
-        out.setMd5OfBody(message.md5OfBody());
-        out.setEventSource("aws:sqs");
-        out.setEventSourceArn(stack.ingestQueueArn());
-        out.setAwsRegion(stack.names().region());
-        Map<String, String> attributes = new HashMap<>();
-        message.attributes().forEach((k, v) -> attributes.put(k.toString(), v));
-        out.setAttributes(attributes);
-        Map<String, SQSEvent.MessageAttribute> messageAttributes = new HashMap<>();
-        for (Map.Entry<String, MessageAttributeValue> e : message.messageAttributes().entrySet()) {
-            SQSEvent.MessageAttribute a = new SQSEvent.MessageAttribute();
-            a.setDataType(e.getValue().dataType());
-            a.setStringValue(e.getValue().stringValue());
-            messageAttributes.put(e.getKey(), a);
-        }
-        out.setMessageAttributes(messageAttributes);
-        return out;
     }
 
     @Override

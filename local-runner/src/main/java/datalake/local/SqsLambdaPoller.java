@@ -3,10 +3,10 @@ package datalake.local;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import datalake.localstack.SqsMessages;
 import datalake.query.local.LocalLambdaContext;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +16,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
@@ -92,7 +91,7 @@ final class SqsLambdaPoller implements Runnable {
         SQSEvent event = new SQSEvent();
         List<SQSEvent.SQSMessage> records = new ArrayList<>(messages.size());
         for (Message m : messages) {
-            records.add(toLambdaMessage(m));
+            records.add(SqsMessages.toLambda(m, queueArn, region));
         }
         event.setRecords(records);
 
@@ -136,30 +135,6 @@ final class SqsLambdaPoller implements Runnable {
             failed.add(id);
         }
         return failed;
-    }
-
-    private SQSEvent.SQSMessage toLambdaMessage(Message m) {
-        SQSEvent.SQSMessage out = new SQSEvent.SQSMessage();
-        out.setMessageId(m.messageId());
-        out.setReceiptHandle(m.receiptHandle());
-        out.setBody(m.body());
-        out.setMd5OfBody(m.md5OfBody());
-        out.setMd5OfMessageAttributes(m.md5OfMessageAttributes());
-        out.setEventSource("aws:sqs");
-        out.setEventSourceArn(queueArn);
-        out.setAwsRegion(region);
-        Map<String, String> attributes = new HashMap<>();
-        m.attributes().forEach((k, v) -> attributes.put(k.toString(), v));
-        out.setAttributes(attributes);
-        Map<String, SQSEvent.MessageAttribute> messageAttributes = new HashMap<>();
-        for (Map.Entry<String, MessageAttributeValue> e : m.messageAttributes().entrySet()) {
-            SQSEvent.MessageAttribute a = new SQSEvent.MessageAttribute();
-            a.setDataType(e.getValue().dataType());
-            a.setStringValue(e.getValue().stringValue());
-            messageAttributes.put(e.getKey(), a);
-        }
-        out.setMessageAttributes(messageAttributes);
-        return out;
     }
 
     private static void sleepQuietly(long millis) {
