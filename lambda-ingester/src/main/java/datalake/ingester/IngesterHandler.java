@@ -28,14 +28,20 @@ public final class IngesterHandler implements RequestHandler<SQSEvent, SQSBatchR
 
     private final Ingester ingester;
     private final Clock clock;
+    /** Held here: CRaC keeps only weak references to the resources registered with it. */
+    private final Priming priming;
 
-    /** For Lambda: configuration from the environment, SDK clients from it and the SDK's own settings. */
+    /**
+     * For Lambda: configuration from the environment, SDK clients from it and the SDK's own settings,
+     * and SnapStart priming registered for the snapshot (a no-op on a JVM without CRaC).
+     */
     public IngesterHandler() {
         this(IngesterConfig.fromEnvironment(System.getenv()));
     }
 
     private IngesterHandler(IngesterConfig config) {
-        this(aws(config, SdkClients.create(config)));
+        this(aws(config, SdkClients.create(config)), Clock.systemUTC(), new Priming(config));
+        org.crac.Core.getGlobalContext().register(priming);
     }
 
     /** For tests and the local runner: an ingester built with {@link #aws} or from its collaborators. */
@@ -44,8 +50,13 @@ public final class IngesterHandler implements RequestHandler<SQSEvent, SQSBatchR
     }
 
     public IngesterHandler(Ingester ingester, Clock clock) {
+        this(ingester, clock, null);
+    }
+
+    private IngesterHandler(Ingester ingester, Clock clock, Priming priming) {
         this.ingester = ingester;
         this.clock = clock;
+        this.priming = priming;
     }
 
     /**

@@ -1,10 +1,13 @@
 package datalake.ingester;
 
 import java.time.Duration;
+import java.util.Map;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.AwsCredentialsProviderChain;
+import software.amazon.awssdk.auth.credentials.ContainerCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -16,28 +19,56 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The SDK clients of the deployed function, built once at init: the URL-connection HTTP client
- * (small, starts fast; no Netty or Apache), the region from AWS_REGION, credentials from the
- * environment first (what Lambda sets), and endpoints from the SDK's own AWS_ENDPOINT_URL* support.
- * Timeouts are short so that a hung call fails (transient) well inside the invocation's time.
+ * (small, starts fast; no Netty or Apache; docs/PERFORMANCE.md has the comparison), the region from
+ * AWS_REGION, credentials from the one source the environment names, and endpoints from the SDK's own
+ * AWS_ENDPOINT_URL* support. Timeouts are short so that a hung call fails (transient) well inside the
+ * invocation's time.
  */
-record SdkClients(S3Client s3, DynamoDbClient dynamoDb, SnsClient sns, SqsClient sqs) {
+record SdkClients(S3Client s3, DynamoDbClient dynamoDb, SnsClient sns, SqsClient sqs) implements AutoCloseable {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
     private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(25);
 
     static SdkClients create(IngesterConfig config) {
+        return create(config, System.getenv());
+    }
+
+    static SdkClients create(IngesterConfig config, Map<String, String> env) {
         // One HTTP client for all four: it is thread-safe and keeps one connection pool.
         SdkHttpClient http = UrlConnectionHttpClient.builder()
                 .connectionTimeout(CONNECT_TIMEOUT)
                 .socketTimeout(SOCKET_TIMEOUT)
                 .build();
+        return build(config, http, credentials(env));
+    }
+
+    /**
+     * Clients like the deployed ones on an HTTP client that answers without the network, and dummy
+     * credentials (resolving the real ones could be a call): for {@link Priming}.
+     */
+    static SdkClients priming(IngesterConfig config, SdkHttpClient http) {
+        return build(config, http, StaticCredentialsProvider.create(AwsBasicCredentials.create("priming", "priming")));
+    }
+
+    /**
+     * Where Lambda puts the role's credentials, decided once: the environment's keys (a function
+     * without SnapStart), else the container endpoint (SnapStart: keys in a snapshot would expire),
+     * else the SDK's whole default chain (a laptop). Walking the chain at every cold start would load
+     * and try the providers before the one that answers.
+     */
+    static AwsCredentialsProvider credentials(Map<String, String> env) {
+        if (env.get("AWS_ACCESS_KEY_ID") != null && env.get("AWS_SECRET_ACCESS_KEY") != null) {
+            return EnvironmentVariableCredentialsProvider.create();
+        }
+        if (env.get("AWS_CONTAINER_CREDENTIALS_FULL_URI") != null || env.get("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI") != null) {
+            return ContainerCredentialsProvider.builder().build();
+        }
+        return DefaultCredentialsProvider.builder().build();
+    }
+
+    private static SdkClients build(IngesterConfig config, SdkHttpClient http, AwsCredentialsProvider credentials) {
         Region region = Region.of(config.region());
-        AwsCredentialsProvider credentials = AwsCredentialsProviderChain.builder()
-                .credentialsProviders(EnvironmentVariableCredentialsProvider.create(),
-                        DefaultCredentialsProvider.builder().build())
-                .reuseLastProviderEnabled(true)
-                .build();
         ClientOverrideConfiguration override = ClientOverrideConfiguration.builder()
                 .apiCallAttemptTimeout(ATTEMPT_TIMEOUT)
                 .apiCallTimeout(CALL_TIMEOUT)
@@ -51,5 +82,13 @@ record SdkClients(S3Client s3, DynamoDbClient dynamoDb, SnsClient sns, SqsClient
                         .overrideConfiguration(override).build(),
                 SqsClient.builder().httpClient(http).region(region).credentialsProvider(credentials)
                         .overrideConfiguration(override).build());
+    }
+
+    @Override
+    public void close() {
+        s3.close();
+        dynamoDb.close();
+        sns.close();
+        sqs.close();
     }
 }
