@@ -15,28 +15,69 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  */
 public final class QueryHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
     private final QueryApi api;
+    /** Held here: CRaC keeps only weak references to the resources registered with it. */
+    private final Priming priming;
 
-    /** The Lambda runtime's constructor: configuration from the environment (README, "Configuration"). */
+    /**
+     * The Lambda runtime's constructor: configuration from the environment (README, "Configuration"),
+     * and SnapStart priming registered for the snapshot (a no-op on a JVM without CRaC).
+     */
     public QueryHandler() {
-        this(QueryConfig.fromEnvironment(System.getenv()));
+        this(QueryConfig.fromEnvironment(System.getenv()), true);
     }
 
     /** SDK clients built from {@code config} (region, endpoints, path style): for a local runner. */
     public QueryHandler(QueryConfig config) {
-        this(config, SdkClients.dynamoDb(config), SdkClients.s3(config), SdkClients.presigner(config));
+        this(config, false);
+    }
+
+    private QueryHandler(QueryConfig config, boolean primeSnapshots) {
+        this(config, SdkClients.create(config, System.getenv()), primeSnapshots ? new Priming(config) : null);
+        if (priming != null) {
+            org.crac.Core.getGlobalContext().register(priming);
+        }
+    }
+
+    private QueryHandler(QueryConfig config, SdkClients.Clients clients, Priming priming) {
+        this(api(config, clients.dynamoDb(), clients.s3(), clients.presigner()), priming);
     }
 
     /** The given SDK clients, e.g. clients of emulators in tests. */
     public QueryHandler(QueryConfig config, DynamoDbClient dynamoDb, S3Client s3, S3Presigner presigner) {
-        this(new QueryApi(config,
-                new DynamoRecordsTable(dynamoDb, config.recordsTable()),
-                config.latestTable() == null ? null : new DynamoLatestTable(dynamoDb, config.latestTable()),
-                new S3FileStore(s3, presigner),
-                Clock.systemUTC()));
+        this(api(config, dynamoDb, s3, presigner));
     }
 
     public QueryHandler(QueryApi api) {
+        this(api, null);
+    }
+
+    private QueryHandler(QueryApi api, Priming priming) {
         this.api = api;
+        this.priming = priming;
+    }
+
+    private static QueryApi api(QueryConfig config, DynamoDbClient dynamoDb, S3Client s3, S3Presigner presigner) {
+        return new QueryApi(config,
+                new DynamoRecordsTable(dynamoDb, config.recordsTable()),
+                config.latestTable() == null ? null : new DynamoLatestTable(dynamoDb, config.latestTable()),
+                new S3FileStore(s3, presigner),
+                Clock.systemUTC());
+    }
+
+    /** A GET as API Gateway's HTTP API (payload 2.0) delivers it; {@code rawQuery} may be null. */
+    static APIGatewayV2HTTPEvent get(String rawPath, String rawQuery) {
+        APIGatewayV2HTTPEvent.RequestContext.Http http = new APIGatewayV2HTTPEvent.RequestContext.Http();
+        http.setMethod("GET");
+        http.setPath(rawPath);
+        APIGatewayV2HTTPEvent.RequestContext context = new APIGatewayV2HTTPEvent.RequestContext();
+        context.setHttp(http);
+        context.setStage("$default");
+        APIGatewayV2HTTPEvent event = new APIGatewayV2HTTPEvent();
+        event.setVersion("2.0");
+        event.setRawPath(rawPath);
+        event.setRawQueryString(rawQuery);
+        event.setRequestContext(context);
+        return event;
     }
 
     @Override

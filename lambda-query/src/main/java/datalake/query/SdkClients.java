@@ -1,5 +1,13 @@
 package datalake.query;
 
+import java.util.Map;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.ContainerCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -9,7 +17,11 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
-/** The SDK clients of the query function, built once from its configuration. */
+/**
+ * The SDK clients of the query function, built once from its configuration: one URL-connection HTTP
+ * client shared by DynamoDB and S3, the region from the configuration, credentials from the one
+ * source the environment names.
+ */
 final class SdkClients {
     /**
      * HttpURLConnection keeps at most this many idle connections per host (the JDK default is 5); the
@@ -18,12 +30,42 @@ final class SdkClients {
      */
     private static final String KEEP_ALIVE_PROPERTY = "http.maxConnections";
 
+    /** Dummy credentials for {@link Priming}'s clients: resolving the real ones could be a call. */
+    static final AwsCredentialsProvider PRIMING_CREDENTIALS =
+            StaticCredentialsProvider.create(AwsBasicCredentials.create("priming", "priming"));
+
     private SdkClients() {
     }
 
-    static DynamoDbClient dynamoDb(QueryConfig config) {
+    /** The deployed function's clients: DynamoDB, S3 and the presigner. */
+    record Clients(DynamoDbClient dynamoDb, S3Client s3, S3Presigner presigner) {
+    }
+
+    static Clients create(QueryConfig config, Map<String, String> env) {
         keepEnoughConnections();
-        DynamoDbClientBuilder builder = DynamoDbClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder());
+        SdkHttpClient http = UrlConnectionHttpClient.builder().build();
+        AwsCredentialsProvider credentials = credentials(env);
+        return new Clients(dynamoDb(config, http, credentials), s3(config, http, credentials),
+                presigner(config, credentials));
+    }
+
+    /**
+     * Where Lambda puts the role's credentials, decided once: the environment's keys (a function
+     * without SnapStart), else the container endpoint (SnapStart: keys in a snapshot would expire),
+     * else the SDK's whole default chain (a laptop).
+     */
+    static AwsCredentialsProvider credentials(Map<String, String> env) {
+        if (env.get("AWS_ACCESS_KEY_ID") != null && env.get("AWS_SECRET_ACCESS_KEY") != null) {
+            return EnvironmentVariableCredentialsProvider.create();
+        }
+        if (env.get("AWS_CONTAINER_CREDENTIALS_FULL_URI") != null || env.get("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI") != null) {
+            return ContainerCredentialsProvider.builder().build();
+        }
+        return DefaultCredentialsProvider.builder().build();
+    }
+
+    static DynamoDbClient dynamoDb(QueryConfig config, SdkHttpClient http, AwsCredentialsProvider credentials) {
+        DynamoDbClientBuilder builder = DynamoDbClient.builder().httpClient(http).credentialsProvider(credentials);
         if (config.region() != null) {
             builder.region(Region.of(config.region()));
         }
@@ -33,9 +75,10 @@ final class SdkClients {
         return builder.build();
     }
 
-    static S3Client s3(QueryConfig config) {
+    static S3Client s3(QueryConfig config, SdkHttpClient http, AwsCredentialsProvider credentials) {
         S3ClientBuilder builder = S3Client.builder()
-                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .httpClient(http)
+                .credentialsProvider(credentials)
                 .forcePathStyle(config.s3PathStyle());
         if (config.region() != null) {
             builder.region(Region.of(config.region()));
@@ -46,8 +89,9 @@ final class SdkClients {
         return builder.build();
     }
 
-    static S3Presigner presigner(QueryConfig config) {
+    static S3Presigner presigner(QueryConfig config, AwsCredentialsProvider credentials) {
         S3Presigner.Builder builder = S3Presigner.builder()
+                .credentialsProvider(credentials)
                 .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(config.s3PathStyle()).build());
         if (config.region() != null) {
             builder.region(Region.of(config.region()));

@@ -1,0 +1,33 @@
+package datalake.query;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PrimingTest {
+    @Test
+    void primingAnswersTheMainRoutesFromSdkClientsThatNeverTouchTheNetwork() {
+        // given the deployed configuration, with AWS's real endpoints and no credentials at all
+        QueryConfig config = QueryConfig.fromEnvironment(Map.of(
+                "DATALAKE_DYNAMODB_TABLE", "records",
+                "DATALAKE_STORAGE_URL", "s3://priming",
+                "AWS_REGION", "us-east-1"));
+
+        // when the snapshot hook primes
+        List<Integer> answers = new Priming(config).prime();
+
+        // then each route answered as for a stored file, and every DynamoDB and S3 call went to the
+        // priming client (the last entry): two day buckets, the GSI, two buckets for latest, two HEADs
+        assertEquals(List.of(200, 200, 200, 200, 302, 400, 7), answers);
+    }
+
+    @Test
+    void credentialsComeFromTheSourceTheEnvironmentNames() {
+        assertEquals("EnvironmentVariableCredentialsProvider", SdkClients.credentials(Map.of(
+                "AWS_ACCESS_KEY_ID", "id", "AWS_SECRET_ACCESS_KEY", "secret")).getClass().getSimpleName());
+        assertEquals("ContainerCredentialsProvider", SdkClients.credentials(Map.of(
+                "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "/v2/credentials/x")).getClass().getSimpleName());
+    }
+}
