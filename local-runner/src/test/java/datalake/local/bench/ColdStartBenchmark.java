@@ -29,7 +29,12 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * ingester: one S3 notification, HEAD, write, report; the query: a one-day files query). Also the
  * child's peak RSS (VmHWM).
  *
+ * <p>{@code --compare "label|ingester jar|query jar|JAVA_TOOL_OPTIONS"} adds a second configuration
+ * (other jars, other flags), started alternately with the first so that both see the same load on a
+ * shared machine; only the first goes to {@code --json}.
+ *
  * <p>usage: ColdStartBenchmark --ingester-jar J --query-jar J --java-tool-options "..." [--runs N] [--json F]
+ * [--compare "label|J|J|options"]
  */
 public final class ColdStartBenchmark {
     private static final long START = 1_704_067_200_000L;
@@ -58,32 +63,38 @@ public final class ColdStartBenchmark {
             Map<String, String> env = new LinkedHashMap<>(stack.environment());
             env.putAll(aws.endpointEnvironment());
             env.put("DATALAKE_S3_PATH_STYLE", "true");
-            env.put("JAVA_TOOL_OPTIONS", toolOptions);
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            String here = Path.of(ColdStartBenchmark.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-            List<String> ingester = List.of(java, "-cp", ingesterJar + File.pathSeparator + here,
-                    ColdStartIngester.class.getName(), body.toString());
-            List<String> query = List.of(java, "-cp", queryJar + File.pathSeparator + here, ColdStartQuery.class.getName(),
-                    "/v0/archive/files/", "what=cold&start=" + START + "&end=" + (START + 86_399_999L));
-
-            // One unmeasured start of each: the page cache holds both jars afterwards, as on a warm host.
-            run(ingester, env, "datalake-ingester");
-            run(query, env, "datalake-query");
-            List<Sample> ingesterRuns = new ArrayList<>();
-            List<Sample> queryRuns = new ArrayList<>();
-            for (int i = 0; i < runs; i++) {
-                ingesterRuns.add(run(ingester, env, "datalake-ingester"));
-                queryRuns.add(run(query, env, "datalake-query"));
+            String query = "what=cold&start=" + START + "&end=" + (START + 86_399_999L);
+            List<Variant> variants = new ArrayList<>();
+            variants.add(new Variant("measured", ingesterJar, queryJar, toolOptions));
+            if (options.containsKey("compare")) {
+                String[] parts = options.get("compare").split("\\|", -1);
+                variants.add(new Variant(parts[0], Path.of(parts[1]), Path.of(parts[2]), parts[3]));
             }
-            System.out.printf(Locale.ROOT, "cold start, %d fresh JVMs per handler, JAVA_TOOL_OPTIONS=\"%s\", %d cores%n",
-                    runs, toolOptions, Runtime.getRuntime().availableProcessors());
-            StringBuilder json = new StringBuilder("{");
-            report("ingester", ingesterRuns, ingesterJar, json);
-            json.append(',');
-            report("query", queryRuns, queryJar, json);
-            json.append('}');
-            if (options.containsKey("json")) {
-                Files.writeString(Path.of(options.get("json")), json);
+            for (Variant v : variants) {
+                // One unmeasured start of each: the page cache holds the jars afterwards, as on a warm host.
+                run(v.ingester(body), v.env(env), "datalake-ingester");
+                run(v.query(query), v.env(env), "datalake-query");
+            }
+            for (int i = 0; i < runs; i++) {
+                for (Variant v : variants) {
+                    v.ingesterRuns.add(run(v.ingester(body), v.env(env), "datalake-ingester"));
+                    v.queryRuns.add(run(v.query(query), v.env(env), "datalake-query"));
+                }
+            }
+            System.out.printf(Locale.ROOT, "cold start, %d fresh JVMs per handler, %d cores%n",
+                    runs, Runtime.getRuntime().availableProcessors());
+            StringBuilder json = new StringBuilder();
+            for (Variant v : variants) {
+                System.out.printf(Locale.ROOT, " %s: JAVA_TOOL_OPTIONS=\"%s\"%n", v.label, v.options);
+                json.setLength(0);
+                json.append('{');
+                report("ingester", v.ingesterRuns, v.ingesterJar, json);
+                json.append(',');
+                report("query", v.queryRuns, v.queryJar, json);
+                json.append('}');
+                if (v == variants.get(0) && options.containsKey("json")) {
+                    Files.writeString(Path.of(options.get("json")), json);
+                }
             }
         } finally {
             aws.close();
@@ -102,6 +113,47 @@ public final class ColdStartBenchmark {
     }
 
     private record Sample(double readyMs, double firstResponseMs, double peakRssMb) {
+    }
+
+    /** Jars and flags to start; the child's class path is a jar plus this class's directory. */
+    private static final class Variant {
+        final String label;
+        final Path ingesterJar;
+        final Path queryJar;
+        final String options;
+        final List<Sample> ingesterRuns = new ArrayList<>();
+        final List<Sample> queryRuns = new ArrayList<>();
+
+        Variant(String label, Path ingesterJar, Path queryJar, String options) {
+            this.label = label;
+            this.ingesterJar = ingesterJar;
+            this.queryJar = queryJar;
+            this.options = options;
+        }
+
+        List<String> ingester(Path body) throws Exception {
+            return List.of(java(), "-cp", ingesterJar + File.pathSeparator + here(), ColdStartIngester.class.getName(),
+                    body.toString());
+        }
+
+        List<String> query(String rawQuery) throws Exception {
+            return List.of(java(), "-cp", queryJar + File.pathSeparator + here(), ColdStartQuery.class.getName(),
+                    "/v0/archive/files/", rawQuery);
+        }
+
+        Map<String, String> env(Map<String, String> common) {
+            Map<String, String> env = new LinkedHashMap<>(common);
+            env.put("JAVA_TOOL_OPTIONS", options);
+            return env;
+        }
+
+        private static String java() {
+            return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        }
+
+        private static String here() throws Exception {
+            return Path.of(ColdStartBenchmark.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        }
     }
 
     private static Sample run(List<String> command, Map<String, String> env, String function)
