@@ -13,7 +13,10 @@ source scripts/lib/java.sh
 bash scripts/lib/venv.sh
 export DATALAKE_VENV="${DATALAKE_VENV:-$PWD/.venv}"
 
-mvn -B -ntp -q install -DskipTests -Dfuzz.skip -pl local-runner -am
+# The modules it needs, installed without their tests (skipITs also skips every failsafe execution);
+# then SoakIT alone in local-runner.
+mvn -B -ntp -q install -pl local-runner -am -Dfuzz.skip -DskipITs \
+    -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
 mvn -B -ntp -pl local-runner verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
     -Dit.test=SoakIT -Ddatalake.soak.n="$N"
 cat local-runner/target/soak-report.txt
