@@ -59,7 +59,7 @@ class SoakIT {
         int missing = poison / 3;
         int badJson = poison - invalid - missing;
         int good = n - poison;
-        try (Pipeline p = new Pipeline(AWS, "soak", StackOptions.defaults(), 60)) {
+        try (Pipeline p = new Pipeline(AWS, "soak", StackOptions.defaults(), 10)) {
             // given N uploads (good files, every tenth spanning two day buckets), the poison among them
             Map<String, Integer> expectedItems = new TreeMap<>();
             Set<String> goodUrls = new HashSet<>();
@@ -138,7 +138,20 @@ class SoakIT {
                 }
             }
             double ingestSeconds = (System.nanoTime() - ingestStarted) / 1e9;
-            // a late duplicate would show now
+            // A message SQS handed out twice may survive the first copy's delete (that receipt handle is
+            // stale): it comes back after the visibility timeout and is ingested again. Run until the
+            // queue is empty, in flight included, as Lambda would.
+            long drainDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (inQueue(p) > 0 && System.nanoTime() < drainDeadline) {
+                for (Message m : p.drain(p.stack.reportInspectionQueueUrl(), 1)) {
+                    reports++;
+                    JsonNode report = Pipeline.parse(m.body());
+                    reportsByStatus.merge(kind(report), 1, Integer::sum);
+                    if (report.path("status").asText().equals("success")) {
+                        report.path("records").forEach(r -> reportedUrls.merge(r.path("url").asText(), 1, Integer::sum));
+                    }
+                }
+            }
             Thread.sleep(2000);
             pollers.forEach(SqsLambdaPoller::stop);
             for (Thread thread : threads) {
@@ -179,6 +192,7 @@ class SoakIT {
                 }
             }
             int redelivered = (int) settledPerMessage.values().stream().filter(c -> c > 1).count();
+            int extraDeliveries = settledPerMessage.values().stream().mapToInt(c -> c - 1).sum();
             int lost = (good - reportedUrls.size()) + (poison - dead.size());
             int duplicated = (itemCount - expectedItemCount) + (queried.size() - queriedSet.size())
                     + (dead.size() - poison);
@@ -205,7 +219,7 @@ class SoakIT {
             assertEquals(good, queried.size(), "no file twice across pages");
             assertEquals(good, reportedUrls.size(), "every good file reported as a success");
             assertEquals(poison, reportsByStatus.getOrDefault("error", 0), "every poison message reported as an error");
-            assertEquals(n + redelivered, settled, "one report per delivery that settled");
+            assertEquals(n + extraDeliveries, settled, "one report per delivery that settled");
             assertEquals(Map.of("InvalidMetadata", invalid, "NoSuchKey", missing, "BadJson", badJson), deadKinds);
             assertEquals(0, lost);
             assertEquals(0, duplicated);
@@ -240,6 +254,16 @@ class SoakIT {
         }
         presigner.close();
         return urls;
+    }
+
+    /** Messages on the ingest queue, visible or in flight. */
+    private static int inQueue(Pipeline p) {
+        Map<software.amazon.awssdk.services.sqs.model.QueueAttributeName, String> attributes = AWS.sqs()
+                .getQueueAttributes(r -> r.queueUrl(p.stack.ingestQueueUrl()).attributeNames(
+                        software.amazon.awssdk.services.sqs.model.QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                        software.amazon.awssdk.services.sqs.model.QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE))
+                .attributes();
+        return attributes.values().stream().mapToInt(Integer::parseInt).sum();
     }
 
     private static String kind(JsonNode report) {
