@@ -1,13 +1,9 @@
 package datalake.ingester;
 
+import datalake.lambda.LambdaCredentials;
 import java.time.Duration;
 import java.util.Map;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.ContainerCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -40,7 +36,7 @@ record SdkClients(S3Client s3, DynamoDbClient dynamoDb, SnsClient sns, SqsClient
                 .connectionTimeout(CONNECT_TIMEOUT)
                 .socketTimeout(SOCKET_TIMEOUT)
                 .build();
-        return build(config, http, credentials(env));
+        return build(config, http, LambdaCredentials.of(env));
     }
 
     /**
@@ -48,23 +44,7 @@ record SdkClients(S3Client s3, DynamoDbClient dynamoDb, SnsClient sns, SqsClient
      * credentials (resolving the real ones could be a call): for {@link Priming}.
      */
     static SdkClients priming(IngesterConfig config, SdkHttpClient http) {
-        return build(config, http, StaticCredentialsProvider.create(AwsBasicCredentials.create("priming", "priming")));
-    }
-
-    /**
-     * Where Lambda puts the role's credentials, decided once: the environment's keys (a function
-     * without SnapStart), else the container endpoint (SnapStart: keys in a snapshot would expire),
-     * else the SDK's whole default chain (a laptop). Walking the chain at every cold start would load
-     * and try the providers before the one that answers.
-     */
-    static AwsCredentialsProvider credentials(Map<String, String> env) {
-        if (env.get("AWS_ACCESS_KEY_ID") != null && env.get("AWS_SECRET_ACCESS_KEY") != null) {
-            return EnvironmentVariableCredentialsProvider.create();
-        }
-        if (env.get("AWS_CONTAINER_CREDENTIALS_FULL_URI") != null || env.get("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI") != null) {
-            return ContainerCredentialsProvider.builder().build();
-        }
-        return DefaultCredentialsProvider.builder().build();
+        return build(config, http, LambdaCredentials.PRIMING);
     }
 
     private static SdkClients build(IngesterConfig config, SdkHttpClient http, AwsCredentialsProvider credentials) {

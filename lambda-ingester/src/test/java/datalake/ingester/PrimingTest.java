@@ -1,5 +1,6 @@
 package datalake.ingester;
 
+import datalake.lambda.LambdaCredentials;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Map;
@@ -26,11 +27,11 @@ class PrimingTest {
 
     @Test
     void credentialsComeFromTheSourceTheEnvironmentNames() {
-        assertEquals("EnvironmentVariableCredentialsProvider", SdkClients.credentials(Map.of(
+        assertEquals("EnvironmentVariableCredentialsProvider", LambdaCredentials.of(Map.of(
                 "AWS_ACCESS_KEY_ID", "id", "AWS_SECRET_ACCESS_KEY", "secret")).getClass().getSimpleName());
-        assertEquals("ContainerCredentialsProvider", SdkClients.credentials(Map.of(
+        assertEquals("ContainerCredentialsProvider", LambdaCredentials.of(Map.of(
                 "AWS_CONTAINER_CREDENTIALS_FULL_URI", "http://127.0.0.1:9001/2021-04-23/credentials"))
                 .getClass().getSimpleName());
-        assertEquals("DefaultCredentialsProvider", SdkClients.credentials(Map.of()).getClass().getSimpleName());
+        assertEquals("DefaultCredentialsProvider", LambdaCredentials.of(Map.of()).getClass().getSimpleName());
     }
 }

@@ -1,5 +1,6 @@
 package datalake.query;
 
+import datalake.lambda.LambdaCredentials;
 import java.time.Clock;
 import org.crac.Context;
 import org.crac.Resource;
@@ -47,9 +48,9 @@ final class Priming implements Resource {
     java.util.List<Integer> prime() {
         java.util.List<Integer> statuses = new java.util.ArrayList<>();
         PrimingHttpClient http = new PrimingHttpClient();
-        try (DynamoDbClient dynamoDb = SdkClients.dynamoDb(config, http, SdkClients.PRIMING_CREDENTIALS);
-             S3Client s3 = SdkClients.s3(config, http, SdkClients.PRIMING_CREDENTIALS);
-             S3Presigner presigner = SdkClients.presigner(config, SdkClients.PRIMING_CREDENTIALS)) {
+        try (DynamoDbClient dynamoDb = SdkClients.dynamoDb(config, http, LambdaCredentials.PRIMING);
+             S3Client s3 = SdkClients.s3(config, http, LambdaCredentials.PRIMING);
+             S3Presigner presigner = SdkClients.presigner(config, LambdaCredentials.PRIMING)) {
             QueryApi api = new QueryApi(config,
                     new DynamoRecordsTable(dynamoDb, config.recordsTable()),
                     config.latestTable() == null ? null : new DynamoLatestTable(dynamoDb, config.latestTable()),

@@ -1,22 +1,15 @@
 package datalake.query;
 
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.atomic.AtomicInteger;
-import software.amazon.awssdk.http.AbortableInputStream;
-import software.amazon.awssdk.http.ExecutableHttpRequest;
-import software.amazon.awssdk.http.HttpExecuteRequest;
-import software.amazon.awssdk.http.HttpExecuteResponse;
-import software.amazon.awssdk.http.SdkHttpClient;
+import datalake.lambda.CannedHttpClient;
+import java.util.Map;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
-import software.amazon.awssdk.http.SdkHttpResponse;
 
 /**
- * An HTTP client that never touches the network: DynamoDB queries answer one stored file, GetItem
- * nothing, an S3 HEAD that file's metadata. For {@link Priming}.
+ * Answers without the network: DynamoDB queries answer one stored file, GetItem nothing, an S3 HEAD
+ * that file's metadata. For {@link Priming}.
  */
-final class PrimingHttpClient implements SdkHttpClient {
+final class PrimingHttpClient extends CannedHttpClient {
     private static final String METADATA = "{\"version\":0,\"start\":1426809920345,\"end\":null,\"where\":\"priming\","
             + "\"what\":\"priming\",\"id\":\"priming\",\"hash\":\"0123456789abcdef0123456789abcdef\","
             + "\"work_id\":null,\"path\":\"/priming\"}";
@@ -27,55 +20,18 @@ final class PrimingHttpClient implements SdkHttpClient {
             + "\"where\":{\"S\":\"priming\"},\"what\":{\"S\":\"priming\"},\"id\":{\"S\":\"priming\"},"
             + "\"hash\":{\"S\":\"0123456789abcdef0123456789abcdef\"},\"work_id\":{\"NULL\":true},\"path\":{\"S\":\"/priming\"}}}}";
 
-    private final AtomicInteger calls = new AtomicInteger();
-
-    int calls() {
-        return calls.get();
+    PrimingHttpClient() {
+        super(PrimingHttpClient::answer);
     }
 
-    @Override
-    public ExecutableHttpRequest prepareRequest(HttpExecuteRequest request) {
-        return new ExecutableHttpRequest() {
-            @Override
-            public HttpExecuteResponse call() {
-                calls.incrementAndGet();
-                return answer(request.httpRequest());
-            }
-
-            @Override
-            public void abort() {
-            }
-        };
-    }
-
-    private static HttpExecuteResponse answer(SdkHttpRequest request) {
-        SdkHttpResponse.Builder response = SdkHttpResponse.builder().statusCode(200).putHeader("x-amz-request-id", "priming");
-        String target = request.firstMatchingHeader("X-Amz-Target").orElse("");
-        String body;
+    private static Answer answer(SdkHttpRequest request) {
         if (request.method() == SdkHttpMethod.HEAD) {
-            response.putHeader("Content-Length", "7")
-                    .putHeader("Last-Modified", "Thu, 19 Mar 2015 23:45:20 GMT")
-                    .putHeader("x-amz-meta-datalake", METADATA);
-            body = "";
-        } else if (target.endsWith("Query")) {
-            body = "{\"Items\":[" + ITEM + "],\"Count\":1,\"ScannedCount\":1}";
-        } else {
-            body = "{}";
+            return new Answer(Map.of("Content-Length", "7", "Last-Modified", "Thu, 19 Mar 2015 23:45:20 GMT",
+                    "x-amz-meta-datalake", METADATA), "");
         }
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        if (request.method() != SdkHttpMethod.HEAD) {
-            response.putHeader("Content-Length", Integer.toString(bytes.length));
+        if (request.firstMatchingHeader("X-Amz-Target").orElse("").endsWith("Query")) {
+            return Answer.body("{\"Items\":[" + ITEM + "],\"Count\":1,\"ScannedCount\":1}");
         }
-        return HttpExecuteResponse.builder().response(response.build())
-                .responseBody(AbortableInputStream.create(new ByteArrayInputStream(bytes))).build();
-    }
-
-    @Override
-    public String clientName() {
-        return "datalake-priming";
-    }
-
-    @Override
-    public void close() {
+        return Answer.body("{}");
     }
 }

@@ -1,12 +1,8 @@
 package datalake.query;
 
+import datalake.lambda.LambdaCredentials;
 import java.util.Map;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.ContainerCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -30,10 +26,6 @@ final class SdkClients {
      */
     private static final String KEEP_ALIVE_PROPERTY = "http.maxConnections";
 
-    /** Dummy credentials for {@link Priming}'s clients: resolving the real ones could be a call. */
-    static final AwsCredentialsProvider PRIMING_CREDENTIALS =
-            StaticCredentialsProvider.create(AwsBasicCredentials.create("priming", "priming"));
-
     private SdkClients() {
     }
 
@@ -44,24 +36,9 @@ final class SdkClients {
     static Clients create(QueryConfig config, Map<String, String> env) {
         keepEnoughConnections();
         SdkHttpClient http = UrlConnectionHttpClient.builder().build();
-        AwsCredentialsProvider credentials = credentials(env);
+        AwsCredentialsProvider credentials = LambdaCredentials.of(env);
         return new Clients(dynamoDb(config, http, credentials), s3(config, http, credentials),
                 presigner(config, credentials));
-    }
-
-    /**
-     * Where Lambda puts the role's credentials, decided once: the environment's keys (a function
-     * without SnapStart), else the container endpoint (SnapStart: keys in a snapshot would expire),
-     * else the SDK's whole default chain (a laptop).
-     */
-    static AwsCredentialsProvider credentials(Map<String, String> env) {
-        if (env.get("AWS_ACCESS_KEY_ID") != null && env.get("AWS_SECRET_ACCESS_KEY") != null) {
-            return EnvironmentVariableCredentialsProvider.create();
-        }
-        if (env.get("AWS_CONTAINER_CREDENTIALS_FULL_URI") != null || env.get("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI") != null) {
-            return ContainerCredentialsProvider.builder().build();
-        }
-        return DefaultCredentialsProvider.builder().build();
     }
 
     static DynamoDbClient dynamoDb(QueryConfig config, SdkHttpClient http, AwsCredentialsProvider credentials) {

@@ -1,5 +1,6 @@
 package datalake.query;
 
+import datalake.lambda.LambdaCredentials;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
@@ -25,9 +26,9 @@ class PrimingTest {
 
     @Test
     void credentialsComeFromTheSourceTheEnvironmentNames() {
-        assertEquals("EnvironmentVariableCredentialsProvider", SdkClients.credentials(Map.of(
+        assertEquals("EnvironmentVariableCredentialsProvider", LambdaCredentials.of(Map.of(
                 "AWS_ACCESS_KEY_ID", "id", "AWS_SECRET_ACCESS_KEY", "secret")).getClass().getSimpleName());
-        assertEquals("ContainerCredentialsProvider", SdkClients.credentials(Map.of(
+        assertEquals("ContainerCredentialsProvider", LambdaCredentials.of(Map.of(
                 "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "/v2/credentials/x")).getClass().getSimpleName());
     }
 }
