@@ -7,6 +7,7 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -85,29 +86,8 @@ public final class Telemetry {
     void metrics(BatchMetrics m) {
         long now = clock.millis();
         emit(g -> {
-            g.writeStartObject();
-            g.writeObjectFieldStart("_aws");
-            g.writeNumberField("Timestamp", now);
-            g.writeArrayFieldStart("CloudWatchMetrics");
-            g.writeStartObject();
-            g.writeStringField("Namespace", NAMESPACE);
-            g.writeArrayFieldStart("Dimensions");
-            g.writeStartArray();
-            g.writeString("Function");
-            g.writeEndArray();
-            g.writeEndArray();
-            g.writeArrayFieldStart("Metrics");
-            metric(g, "Messages", "Count");
-            metric(g, "MessagesSucceeded", "Count");
-            metric(g, "MessagesFailed", "Count");
-            metric(g, "MessagesRetried", "Count");
-            metric(g, "RecordsWritten", "Count");
-            metric(g, "ReportsFailed", "Count");
-            metric(g, "Latency", "Milliseconds");
-            g.writeEndArray();
-            g.writeEndObject();
-            g.writeEndArray();
-            g.writeEndObject();
+            emfHeader(g, now, List.of(List.of("Function")), List.of("Messages", "MessagesSucceeded", "MessagesFailed",
+                    "MessagesRetried", "RecordsWritten", "ReportsFailed"), "Latency");
             g.writeStringField("Function", m.function());
             g.writeNumberField("Messages", m.messages());
             g.writeNumberField("MessagesSucceeded", m.succeeded());
@@ -122,27 +102,7 @@ public final class Telemetry {
         // is the total and Errors{Function,ErrorKind} the breakdown.
         for (Map.Entry<ErrorKind, Integer> error : m.errors().entrySet()) {
             emit(g -> {
-                g.writeStartObject();
-                g.writeObjectFieldStart("_aws");
-                g.writeNumberField("Timestamp", now);
-                g.writeArrayFieldStart("CloudWatchMetrics");
-                g.writeStartObject();
-                g.writeStringField("Namespace", NAMESPACE);
-                g.writeArrayFieldStart("Dimensions");
-                g.writeStartArray();
-                g.writeString("Function");
-                g.writeEndArray();
-                g.writeStartArray();
-                g.writeString("Function");
-                g.writeString("ErrorKind");
-                g.writeEndArray();
-                g.writeEndArray();
-                g.writeArrayFieldStart("Metrics");
-                metric(g, "Errors", "Count");
-                g.writeEndArray();
-                g.writeEndObject();
-                g.writeEndArray();
-                g.writeEndObject();
+                emfHeader(g, now, List.of(List.of("Function"), List.of("Function", "ErrorKind")), List.of("Errors"), null);
                 g.writeStringField("Function", m.function());
                 g.writeStringField("ErrorKind", error.getKey().label());
                 g.writeNumberField("Errors", error.getValue());
@@ -157,6 +117,40 @@ public final class Telemetry {
         g.writeStringField("level", level);
         g.writeStringField("logger", "datalake.ingester");
         g.writeStringField("message", message);
+    }
+
+    /**
+     * Opens an Embedded Metric Format document and writes its {@code _aws} metadata: the dimension
+     * sets, the counts, and an optional metric in milliseconds; the caller writes the values.
+     */
+    private static void emfHeader(JsonGenerator g, long timestamp, List<List<String>> dimensionSets,
+            List<String> counts, String millis) throws IOException {
+        g.writeStartObject();
+        g.writeObjectFieldStart("_aws");
+        g.writeNumberField("Timestamp", timestamp);
+        g.writeArrayFieldStart("CloudWatchMetrics");
+        g.writeStartObject();
+        g.writeStringField("Namespace", NAMESPACE);
+        g.writeArrayFieldStart("Dimensions");
+        for (List<String> dimensions : dimensionSets) {
+            g.writeStartArray();
+            for (String dimension : dimensions) {
+                g.writeString(dimension);
+            }
+            g.writeEndArray();
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("Metrics");
+        for (String count : counts) {
+            metric(g, count, "Count");
+        }
+        if (millis != null) {
+            metric(g, millis, "Milliseconds");
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+        g.writeEndArray();
+        g.writeEndObject();
     }
 
     private static void metric(JsonGenerator g, String name, String unit) throws IOException {
