@@ -1,12 +1,12 @@
 package datalake.ingester;
 
 import datalake.lambda.LambdaCredentials;
+import datalake.lambda.LambdaHttpClient;
 import java.time.Duration;
 import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.SdkHttpClient;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -31,11 +31,8 @@ record SdkClients(S3Client s3, DynamoDbClient dynamoDb, SnsClient sns, SqsClient
     }
 
     static SdkClients create(IngesterConfig config, Map<String, String> env) {
-        // One HTTP client for all four: it is thread-safe and keeps one connection pool.
-        SdkHttpClient http = UrlConnectionHttpClient.builder()
-                .connectionTimeout(CONNECT_TIMEOUT)
-                .socketTimeout(SOCKET_TIMEOUT)
-                .build();
+        // One HTTP client for all four: it is thread-safe, and keeps a connection per concurrent HEAD.
+        SdkHttpClient http = LambdaHttpClient.create(Ingester.DEFAULT_CONCURRENCY, CONNECT_TIMEOUT, SOCKET_TIMEOUT);
         return build(config, http, LambdaCredentials.of(env));
     }
 

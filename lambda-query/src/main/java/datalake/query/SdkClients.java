@@ -1,10 +1,11 @@
 package datalake.query;
 
 import datalake.lambda.LambdaCredentials;
+import datalake.lambda.LambdaHttpClient;
+import java.time.Duration;
 import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.http.SdkHttpClient;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
@@ -14,17 +15,16 @@ import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
- * The SDK clients of the query function, built once from its configuration: one URL-connection HTTP
- * client shared by DynamoDB and S3, the region from the configuration, credentials from the one
- * source the environment names.
+ * The SDK clients of the query function, built once from its configuration: one HTTP client shared by
+ * DynamoDB and S3 ({@link LambdaHttpClient}: a connection kept for each concurrent bucket read), the
+ * region from the configuration, credentials from the one source the environment names.
  */
 final class SdkClients {
-    /**
-     * HttpURLConnection keeps at most this many idle connections per host (the JDK default is 5); the
-     * day buckets are read {@value QueryApi#READ_THREADS} at a time, and each new connection to
-     * DynamoDB costs a TLS handshake. Set before the first connection; an explicit setting wins.
-     */
-    private static final String KEEP_ALIVE_PROPERTY = "http.maxConnections";
+    /** The day buckets read at once, and the request's own calls (latest, S3). */
+    private static final int CONCURRENT_CALLS = QueryApi.READ_THREADS + 4;
+    /** Short enough that a hung call ends well inside API Gateway's 30 seconds. */
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(10);
 
     private SdkClients() {
     }
@@ -34,8 +34,7 @@ final class SdkClients {
     }
 
     static Clients create(QueryConfig config, Map<String, String> env) {
-        keepEnoughConnections();
-        SdkHttpClient http = UrlConnectionHttpClient.builder().build();
+        SdkHttpClient http = LambdaHttpClient.create(CONCURRENT_CALLS, CONNECT_TIMEOUT, SOCKET_TIMEOUT);
         AwsCredentialsProvider credentials = LambdaCredentials.of(env);
         return new Clients(dynamoDb(config, http, credentials), s3(config, http, credentials),
                 presigner(config, credentials));
@@ -77,11 +76,5 @@ final class SdkClients {
             builder.endpointOverride(config.s3Endpoint());
         }
         return builder.build();
-    }
-
-    static void keepEnoughConnections() {
-        if (System.getProperty(KEEP_ALIVE_PROPERTY) == null) {
-            System.setProperty(KEEP_ALIVE_PROPERTY, Integer.toString(QueryApi.READ_THREADS + 4));
-        }
     }
 }
