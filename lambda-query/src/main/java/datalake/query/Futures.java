@@ -28,6 +28,17 @@ final class Futures {
         }
     }
 
+    /** Runs a read on this thread, with its exceptions as {@link #join} gives them. */
+    static <T> T call(java.util.concurrent.Callable<T> read) {
+        try {
+            return read.call();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Abandons reads whose results are no longer needed (those not started never start). */
     static void cancel(List<? extends Future<?>> futures) {
         for (Future<?> future : futures) {

@@ -3,6 +3,7 @@ package datalake.query;
 import datalake.records.Record;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
@@ -12,9 +13,13 @@ import java.util.concurrent.Future;
  * {@code pageSize} records, or when {@code maxBucketsPerPage} buckets were read (very long, sparse
  * ranges then take several short pages instead of one slow request).
  *
- * <p>Each bucket read stops at {@code pageSize + 1} returned records: enough to fill a page and to know
- * whether anything follows, so {@code next} is null exactly on the last page (unless the page ended
- * at the bucket budget).
+ * <p>A page needs {@code pageSize + 1} records: enough to fill it and to know whether anything follows,
+ * so {@code next} is null exactly on the last page (unless the page ended at the bucket budget). A wave
+ * reads them in at most two concurrent rounds: first every bucket's share of the page (at least
+ * {@code minShare} records), then, for the buckets that had more than their share, as many more as
+ * the page could still take from each of them given the records found in the buckets before it. Sparse
+ * buckets (a few files a day) are read once; a dense wave reads about two pages' worth of records
+ * instead of a page from every bucket.
  */
 final class TimeQueryPager {
     private final RecordsTable table;
@@ -26,14 +31,28 @@ final class TimeQueryPager {
      * @param waveSize          buckets read concurrently before merging (a 30-day query is one wave)
      * @param maxBucketsPerPage buckets one request may read
      * @param readLimit         records per DynamoDB Query
+     * @param minShare          the fewest records a bucket's first read asks for
      */
-    record Limits(int pageSize, int waveSize, int maxBucketsPerPage, int readLimit) {
-        static final Limits API = new Limits(100, 32, 256, 101);
+    record Limits(int pageSize, int waveSize, int maxBucketsPerPage, int readLimit, int minShare) {
+        static final Limits API = new Limits(100, 32, 256, 101, 10);
 
         Limits {
-            if (pageSize < 1 || waveSize < 1 || maxBucketsPerPage < waveSize || readLimit < 1) {
+            if (pageSize < 1 || waveSize < 1 || maxBucketsPerPage < waveSize || readLimit < 1 || minShare < 1) {
                 throw new IllegalArgumentException("page limits must be positive, and the budget at least one wave");
             }
+        }
+    }
+
+    /**
+     * What was read of one bucket: the records the query returns, in order, and where to go on, or
+     * null when the bucket has nothing more.
+     */
+    record BucketRead(List<Record> records, String resumeAfter) {
+        BucketRead then(BucketRead more) {
+            List<Record> all = new ArrayList<>(records.size() + more.records.size());
+            all.addAll(records);
+            all.addAll(more.records);
+            return new BucketRead(all, more.resumeAfter);
         }
     }
 
@@ -51,19 +70,14 @@ final class TimeQueryPager {
         long next = from;
         while (next <= budgetEnd) {
             long waveEnd = Math.min(budgetEnd, next + limits.waveSize() - 1);
-            List<Future<List<Record>>> wave = startWave(query, next, waveEnd, from, after);
-            try {
-                for (Future<List<Record>> bucketRead : wave) {
-                    for (Record record : Futures.join(bucketRead)) {
-                        if (page.size() == limits.pageSize()) {
-                            Record last = page.get(page.size() - 1);
-                            return new Page(page, new Cursor(last.bucket(), last.rangeKey().toString()));
-                        }
-                        page.add(record);
+            for (BucketRead read : readWave(query, next, waveEnd, next == from ? after : null, page.size())) {
+                for (Record record : read.records()) {
+                    if (page.size() == limits.pageSize()) {
+                        Record last = page.get(page.size() - 1);
+                        return new Page(page, new Cursor(last.bucket(), last.rangeKey().toString()));
                     }
+                    page.add(record);
                 }
-            } finally {
-                Futures.cancel(wave);
             }
             next = waveEnd + 1;
         }
@@ -72,40 +86,94 @@ final class TimeQueryPager {
         return new Page(page, more);
     }
 
-    private List<Future<List<Record>>> startWave(FilesQuery.ByTime query, long first, long last, long from,
-            String after) {
-        List<Future<List<Record>>> wave = new ArrayList<>((int) (last - first + 1));
-        if (first == last) {
-            // One bucket gains nothing from another thread.
-            wave.add(java.util.concurrent.CompletableFuture.completedFuture(
-                    readBucket(query, first, first == from ? after : null)));
-            return wave;
-        }
+    /**
+     * The buckets first..last, each read as far as this page can need it.
+     *
+     * @param after   the position in the first bucket, or null
+     * @param onPage  records the page holds already
+     */
+    private List<BucketRead> readWave(FilesQuery.ByTime query, long first, long last, String after, int onPage) {
+        int wanted = limits.pageSize() + 1 - onPage;
+        int buckets = (int) (last - first + 1);
+        int share = Math.min(wanted, Math.max(limits.minShare(), Math.ceilDiv(wanted, buckets)));
+        List<Callable<BucketRead>> firstRound = new ArrayList<>(buckets);
         for (long bucket = first; bucket <= last; bucket++) {
             long b = bucket;
-            String start = b == from ? after : null;
-            wave.add(executor.submit(() -> readBucket(query, b, start)));
+            String start = b == first ? after : null;
+            firstRound.add(() -> readBucket(query, b, start, share));
         }
-        return wave;
+        List<BucketRead> reads = new ArrayList<>(readAll(firstRound));
+
+        // Buckets with more than their share, as far as the records before them leave room on the page.
+        List<Integer> readOn = new ArrayList<>();
+        List<Callable<BucketRead>> secondRound = new ArrayList<>();
+        int before = 0;
+        for (int i = 0; i < reads.size() && before < wanted; i++) {
+            BucketRead read = reads.get(i);
+            int room = wanted - before - read.records().size();
+            if (read.resumeAfter() != null && room > 0) {
+                long bucket = first + i;
+                readOn.add(i);
+                secondRound.add(() -> readBucket(query, bucket, read.resumeAfter(), room));
+            }
+            before += read.records().size();
+        }
+        List<BucketRead> more = readAll(secondRound);
+        for (int j = 0; j < readOn.size(); j++) {
+            int i = readOn.get(j);
+            reads.set(i, reads.get(i).then(more.get(j)));
+        }
+        return reads;
     }
 
-    /** The bucket's records that the query returns, after {@code after}, at most pageSize + 1 of them. */
-    List<Record> readBucket(FilesQuery.ByTime query, long bucket, String after) {
-        List<Record> found = new ArrayList<>();
+    /** Runs the reads concurrently (one runs on the caller's thread: another thread gains nothing). */
+    private List<BucketRead> readAll(List<Callable<BucketRead>> reads) {
+        if (reads.size() <= 1) {
+            List<BucketRead> results = new ArrayList<>(reads.size());
+            for (Callable<BucketRead> read : reads) {
+                results.add(Futures.call(read));
+            }
+            return results;
+        }
+        List<Future<BucketRead>> pending = new ArrayList<>(reads.size());
+        try {
+            for (Callable<BucketRead> read : reads) {
+                pending.add(executor.submit(read));
+            }
+            List<BucketRead> results = new ArrayList<>(reads.size());
+            for (Future<BucketRead> read : pending) {
+                results.add(Futures.join(read));
+            }
+            return results;
+        } finally {
+            Futures.cancel(pending);
+        }
+    }
+
+    /**
+     * At most {@code want} of the bucket's records that the query returns, after {@code after}. Reads
+     * stop at {@code want} matching records, but never ask DynamoDB for fewer than {@code minShare}
+     * items: records that the query skips (files emitted from an earlier bucket) must not turn into
+     * one call each.
+     */
+    BucketRead readBucket(FilesQuery.ByTime query, long bucket, String after, int want) {
+        List<Record> found = new ArrayList<>(Math.min(want, limits.readLimit()));
         String position = after;
         do {
-            RecordsTable.Slice slice = table.queryBucket(bucket, query.what(), query.rangePrefix(), position,
-                    limits.readLimit());
+            int limit = Math.min(limits.readLimit(), Math.max(limits.minShare(), want - found.size()));
+            RecordsTable.Slice slice = table.queryBucket(bucket, query.what(), query.rangePrefix(), position, limit);
+            position = slice.lastKey();
             for (Record record : slice.records()) {
+                if (found.size() == want) {
+                    // More than wanted in this slice: go on after the last record kept.
+                    position = found.get(want - 1).rangeKey().toString();
+                    break;
+                }
                 if (Intersection.emits(record, query)) {
                     found.add(record);
-                    if (found.size() > limits.pageSize()) {
-                        return found;
-                    }
                 }
             }
-            position = slice.lastKey();
-        } while (position != null);
-        return found;
+        } while (position != null && found.size() < want);
+        return new BucketRead(found, position);
     }
 }

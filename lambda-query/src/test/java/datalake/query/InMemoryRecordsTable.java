@@ -7,17 +7,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
  * A {@link RecordsTable} in memory with DynamoDB's ordering and slicing: range keys in order, at most
  * {@code limit} records a slice, duplicates of one range key on the work-id index. {@code onRead} sees
- * every read (bucket number, or -1 for the index) before it is answered.
+ * every read (bucket number, or -1 for the index) before it is answered; {@link #itemsRead} and
+ * {@link #reads} count what DynamoDB would have read and charged.
  */
 final class InMemoryRecordsTable implements RecordsTable {
     private final Map<String, TreeMap<String, Record>> table = new ConcurrentHashMap<>();
     private final Map<String, TreeMap<String, List<Record>>> workIdIndex = new ConcurrentHashMap<>();
     private volatile Consumer<Long> onRead = bucket -> { };
+    private final AtomicLong itemsRead = new AtomicLong();
+    private final AtomicLong reads = new AtomicLong();
 
     InMemoryRecordsTable put(Collection<Record> records) {
         for (Record record : records) {
@@ -35,11 +39,21 @@ final class InMemoryRecordsTable implements RecordsTable {
         this.onRead = hook;
     }
 
+    /** Items returned by every read so far. */
+    long itemsRead() {
+        return itemsRead.get();
+    }
+
+    /** Reads (Query calls) so far. */
+    long reads() {
+        return reads.get();
+    }
+
     @Override
     public Slice queryBucket(long bucket, String what, String rangePrefix, String after, int limit) {
         onRead.accept(bucket);
         TreeMap<String, Record> items = table.getOrDefault(bucket + ":" + what, new TreeMap<>());
-        return slice(new ArrayList<>(items.entrySet()), rangePrefix, after, limit);
+        return counted(slice(new ArrayList<>(items.entrySet()), rangePrefix, after, limit));
     }
 
     @Override
@@ -48,7 +62,13 @@ final class InMemoryRecordsTable implements RecordsTable {
         List<Map.Entry<String, Record>> flat = new ArrayList<>();
         workIdIndex.getOrDefault(workId + ":" + what, new TreeMap<>()).forEach((key, records) ->
                 records.forEach(r -> flat.add(Map.entry(key, r))));
-        return slice(flat, rangePrefix, after, limit);
+        return counted(slice(flat, rangePrefix, after, limit));
+    }
+
+    private Slice counted(Slice slice) {
+        reads.incrementAndGet();
+        itemsRead.addAndGet(slice.records().size());
+        return slice;
     }
 
     /** What DynamoDbRecordsTable does: begins_with without a position, "> after" and a prefix stop with one. */

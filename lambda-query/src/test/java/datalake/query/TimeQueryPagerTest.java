@@ -32,7 +32,12 @@ class TimeQueryPagerTest {
     }
 
     private TimeQueryPager pager(int pageSize, int wave, int budget, int readLimit) {
-        return new TimeQueryPager(table, executor, new TimeQueryPager.Limits(pageSize, wave, budget, readLimit));
+        return pager(pageSize, wave, budget, readLimit, 10);
+    }
+
+    private TimeQueryPager pager(int pageSize, int wave, int budget, int readLimit, int minShare) {
+        return new TimeQueryPager(table, executor,
+                new TimeQueryPager.Limits(pageSize, wave, budget, readLimit, minShare));
     }
 
     /** Follows next cursors to the end, as the datalake client does, and returns every record of every page. */
@@ -100,9 +105,9 @@ class TimeQueryPagerTest {
         long qe = T0 + 25 * DAY + 999;
         FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, qs, qe);
 
-        // when every page is read, with pages of 7 and DynamoDB slices of 5
+        // when every page is read, with pages of 7, DynamoDB slices of 5 and first reads of 2 a bucket
         List<Integer> pageSizes = new ArrayList<>();
-        List<String> got = ids(all(pager(7, 4, 8, 5), query, pageSizes));
+        List<String> got = ids(all(pager(7, 4, 8, 5, 1), query, pageSizes));
 
         // then each matching file came once, and nothing else
         Set<String> expected = new HashSet<>();
@@ -110,6 +115,52 @@ class TimeQueryPagerTest {
         assertEquals(expected.size(), got.size(), "no duplicates");
         assertEquals(expected, new HashSet<>(got));
         assertTrue(pageSizes.stream().allMatch(n -> n <= 7));
+    }
+
+    @Test
+    void aPageOfDenseBucketsReadsWhatThePageCanUseNotAPageFromEveryBucket() {
+        // given 30 day buckets of 300 files each
+        List<Metadata> files = new ArrayList<>();
+        for (int day = 0; day < 30; day++) {
+            for (int i = 0; i < 300; i++) {
+                files.add(file(String.format("d%02d-%03d", day, i), "w", "h", T0 + day * DAY + i * 1000L, null));
+            }
+        }
+        table.put(TestFiles.records(files));
+        FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, T0, T0 + 30 * DAY - 1);
+
+        // when the first page of 100 is read as the API reads it
+        Page page = new TimeQueryPager(table, executor, TimeQueryPager.Limits.API).page(query, null);
+
+        // then it is the first bucket's first 100 files, and the buckets gave 10 records each, then the
+        // first ten as many more as the page could take from each (91, 81, ... 11, and 10 for the last:
+        // no read asks for fewer): 769 items in 40 reads, where a page from every bucket would be
+        // 30 x 101 = 3,030 items
+        assertEquals(100, page.records().size());
+        assertEquals("d00-000", page.records().get(0).metadata().id());
+        assertEquals("d00-099", page.records().get(99).metadata().id());
+        assertEquals(300 + 91 + 81 + 71 + 61 + 51 + 41 + 31 + 21 + 11 + 10, table.itemsRead());
+        assertEquals(30 + 10, table.reads());
+    }
+
+    @Test
+    void sparseBucketsAreReadOnce() {
+        // given 30 day buckets of 3 files each
+        List<Metadata> files = new ArrayList<>();
+        for (int day = 0; day < 30; day++) {
+            for (int i = 0; i < 3; i++) {
+                files.add(file(String.format("d%02d-%d", day, i), "w", "h", T0 + day * DAY + i * 1000L, null));
+            }
+        }
+        table.put(TestFiles.records(files));
+        FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, T0, T0 + 30 * DAY - 1);
+
+        Page page = new TimeQueryPager(table, executor, TimeQueryPager.Limits.API).page(query, null);
+
+        // one read a bucket, all at once, and nothing follows
+        assertEquals(90, page.records().size());
+        assertNull(page.next());
+        assertEquals(30, table.reads());
     }
 
     @Test

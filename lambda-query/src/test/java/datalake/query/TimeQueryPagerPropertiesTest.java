@@ -1,0 +1,123 @@
+package datalake.query;
+
+import static datalake.query.TestFiles.DAY;
+import static datalake.query.TestFiles.T0;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import datalake.records.Metadata;
+import datalake.records.Record;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AfterContainer;
+
+/**
+ * Every matching file exactly once across the pages of a time query, whatever the files, the query
+ * window, the WHERE and the pager's limits (page size, wave, budget, slice size, first share): the
+ * two read rounds of a wave and the cursors between pages must never skip or repeat a file.
+ */
+class TimeQueryPagerPropertiesTest {
+    private static final ExecutorService EXECUTOR = Executors.newFixedThreadPool(8, runnable -> {
+        Thread thread = new Thread(runnable);
+        thread.setDaemon(true);
+        return thread;
+    });
+    private static final List<String> WHERES = List.of("web", "web2", "db");
+
+    @AfterContainer
+    static void stop() {
+        EXECUTOR.shutdownNow();
+    }
+
+    /** A file: its day (0..11), its offset in the day, its length in days (-1: an instant), its WHERE. */
+    record FileSpec(int day, long offset, int days, int where) {
+    }
+
+    record Window(int firstDay, long firstOffset, int lastDay, long lastOffset) {
+    }
+
+    @Property(tries = 300)
+    void everyMatchingFileComesExactlyOnce(
+            @ForAll("files") List<FileSpec> specs,
+            @ForAll("windows") Window window,
+            @ForAll("limits") TimeQueryPager.Limits limits,
+            @ForAll("where") String where) {
+        List<Metadata> files = new ArrayList<>();
+        for (int i = 0; i < specs.size(); i++) {
+            FileSpec spec = specs.get(i);
+            long start = T0 + spec.day() * DAY + spec.offset();
+            Long end = spec.days() < 0 ? null : start + spec.days() * DAY + spec.offset() / 2;
+            files.add(TestFiles.file(String.format("f%04d", i), "w", WHERES.get(spec.where()), start, end));
+        }
+        InMemoryRecordsTable table = new InMemoryRecordsTable().put(TestFiles.records(files));
+        long start = T0 + window.firstDay() * DAY + window.firstOffset();
+        long end = Math.max(start, T0 + window.lastDay() * DAY + window.lastOffset());
+        FilesQuery.ByTime query = new FilesQuery.ByTime("w", where.isEmpty() ? null : where, start, end);
+        TimeQueryPager pager = new TimeQueryPager(table, EXECUTOR, limits);
+
+        List<String> got = new ArrayList<>();
+        Cursor cursor = null;
+        int pages = 0;
+        do {
+            Page page = pager.page(query, cursor == null ? null : CursorCodec.decode(query, CursorCodec.encode(query, cursor)));
+            assertTrue(page.records().size() <= limits.pageSize(), "a page holds at most pageSize records");
+            page.records().stream().map(Record::metadata).map(Metadata::id).forEach(got::add);
+            cursor = page.next();
+            pages++;
+        } while (cursor != null && pages < 100_000);
+
+        Set<String> expected = new HashSet<>();
+        for (Metadata file : files) {
+            if (Intersection.intersects(file, start, end) && (query.where() == null || query.where().equals(file.where()))) {
+                expected.add(file.id());
+            }
+        }
+        assertEquals(expected.size(), got.size(), "as many files as match: none twice, none missing");
+        assertEquals(expected, new HashSet<>(got));
+    }
+
+    @Provide
+    Arbitrary<List<FileSpec>> files() {
+        Arbitrary<FileSpec> file = Combinators.combine(
+                Arbitraries.integers().between(0, 11),
+                Arbitraries.longs().between(0, DAY - 1),
+                Arbitraries.integers().between(-1, 4),
+                Arbitraries.integers().between(0, WHERES.size() - 1)).as(FileSpec::new);
+        return file.list().ofMaxSize(250);
+    }
+
+    @Provide
+    Arbitrary<Window> windows() {
+        return Combinators.combine(
+                Arbitraries.integers().between(0, 11),
+                Arbitraries.longs().between(0, DAY - 1),
+                Arbitraries.integers().between(0, 12),
+                Arbitraries.longs().between(0, DAY - 1)).as(Window::new);
+    }
+
+    @Provide
+    Arbitrary<TimeQueryPager.Limits> limits() {
+        return Combinators.combine(
+                Arbitraries.integers().between(1, 15),
+                Arbitraries.integers().between(1, 6),
+                Arbitraries.integers().between(0, 12),
+                Arbitraries.integers().between(1, 8),
+                Arbitraries.integers().between(1, 6)).as((page, wave, extraBudget, slice, share) ->
+                        new TimeQueryPager.Limits(page, wave, wave + extraBudget, slice, share));
+    }
+
+    @Provide
+    Arbitrary<String> where() {
+        return Arbitraries.of("", "web", "db");
+    }
+}
