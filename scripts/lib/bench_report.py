@@ -113,6 +113,11 @@ def main():
                              "<= 2x 1-day" if key == "30d" else ""))
         if g(f"query_30d_over_1d_{mode}") is not None:
             rows.append((f"query 30-day / 1-day ({label})", fmt(g(f"query_30d_over_1d_{mode}")), "", "", "<= 2"))
+        if g(f"query_30d_cpu_emulator_ms_{mode}") is not None:
+            rows.append((f"query 30-day CPU: DynamoDB Local / ours ({label})",
+                         f"{fmt(g(f'query_30d_cpu_emulator_ms_{mode}'))} / {fmt(g(f'query_30d_cpu_ours_ms_{mode}'))} ms",
+                         f"floor {fmt(g(f'query_30d_over_1d_floor_emulator_{mode}'))}x emulator alone",
+                         f"{fmt(g(f'query_30d_over_1d_floor_{mode}'))}x with ours", ""))
         for by in ("time", "work_id"):
             k = f"query_pagination_{by}_{mode}"
             if g(k + "_total_ms") is not None:

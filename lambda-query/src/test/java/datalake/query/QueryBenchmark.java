@@ -12,6 +12,9 @@ import datalake.records.Metadata;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,6 +33,7 @@ import java.util.Set;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -40,7 +45,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * and the client's, on this machine's cores, which no fan-out can overlap), and with a simulated round
  * trip before every DynamoDB call ({@code --latency-ms}, 5 and 10 by default; an in-region Query takes
  * a few milliseconds), which is what the fan-out exists to overlap. Each mode also prints the 30-day
- * query reading its buckets one after another, for reference.
+ * query reading its buckets one after another, for reference, and the CPU time of each query split
+ * between DynamoDB Local (which runs in this JVM) and our side: the emulator's CPU for 30 Query calls,
+ * spread over every core, is a floor no fan-out can go below, printed as a ratio to the 1-day median.
  *
  * <p>Also a work-id query (the same 90 files through the GSI) and a full pagination of
  * {@code --pagination-files} files (10,000 by default, 30 days, 100 a page) by time and by work id:
@@ -81,17 +88,19 @@ public final class QueryBenchmark {
             }
         }
         LocalAws aws = LocalAws.shared();
-        try {
+        // The function's own HTTP client (a kept connection per concurrent bucket read), not the SDK's default.
+        SdkHttpClient http = SdkClients.httpClient();
+        try (DynamoDbClient dynamoDb = AwsClients.dynamoDbBuilder(aws.dynamoDbEndpoint()).httpClientBuilder(null).httpClient(http).build()) {
             StackNames names = StackNames.unique("bench");
             aws.dynamoDb().createTable(TableSchemas.recordsTable(names.recordsTable()));
             writeFiles(aws, names);
             writePaginationFiles(aws, names, paginationFiles);
             System.out.printf(Locale.ROOT, "%d files in each of %d day buckets; %d runs of each query after warm-up;"
                     + " %d cores%n", FILES_PER_BUCKET, BUCKETS, iterations, Runtime.getRuntime().availableProcessors());
-            run("DynamoDB Local, no added latency", aws.dynamoDb(), names, iterations, "raw");
-            paginate(aws.dynamoDb(), names, paginationFiles, paginationRuns, "raw");
+            run("DynamoDB Local, no added latency", dynamoDb, names, iterations, "raw");
+            paginate(dynamoDb, names, paginationFiles, paginationRuns, "raw");
             for (int latency : latencies) {
-                try (DynamoDbClient slow = AwsClients.dynamoDbBuilder(aws.dynamoDbEndpoint())
+                try (DynamoDbClient slow = AwsClients.dynamoDbBuilder(aws.dynamoDbEndpoint()).httpClientBuilder(null).httpClient(http)
                         .overrideConfiguration(c -> c.addExecutionInterceptor(new Latency(latency)))
                         .build()) {
                     String mode = "latency" + latency + "ms";
@@ -108,6 +117,7 @@ public final class QueryBenchmark {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
+            http.close();
             aws.close();
         }
     }
@@ -197,7 +207,7 @@ public final class QueryBenchmark {
         QueryApi api = new QueryApi(config, table, null, new NoFiles(), Clock.systemUTC());
         // For reference only: the same code reading one bucket after another (waves of one bucket).
         QueryApi sequential = new QueryApi(config, table, null, new NoFiles(), Clock.systemUTC(),
-                new TimeQueryPager.Limits(100, 1, 256, 101));
+                new TimeQueryPager.Limits(100, 1, 256, 101, 10));
         // 1 day: the bucket of day 10. 30 days: the buckets of days 0 to 29.
         String oneDay = "what=syslog&start=" + (T0 + 10 * DAY) + "&end=" + (T0 + 11 * DAY - 1);
         String thirtyDays = "what=syslog&start=" + T0 + "&end=" + (T0 + 30 * DAY - 1);
@@ -224,6 +234,8 @@ public final class QueryBenchmark {
         for (int i = 0; i < oneByOne.length; i++) {
             oneByOne[i] = time(sequential, thirtyDays);
         }
+        CpuSplit oneCpu = CpuSplit.measure(() -> time(api, oneDay), iterations);
+        CpuSplit thirtyCpu = CpuSplit.measure(() -> time(api, thirtyDays), iterations);
         double oneMedian = median(one);
         double thirtyMedian = median(thirty);
         System.out.printf(Locale.ROOT, "%s:%n", title);
@@ -241,8 +253,70 @@ public final class QueryBenchmark {
         FIGURES.put("query_work_id_p95_ms_" + mode, percentile(byWorkId, 0.95));
         FIGURES.put("query_30d_over_1d_" + mode, thirtyMedian / oneMedian);
         System.out.printf(Locale.ROOT, "  ratio 30-day / 1-day: %.2f (target <= 2.00)%n", thirtyMedian / oneMedian);
+        // DynamoDB Local's work for 30 Query calls cannot take less than its CPU time spread over every
+        // core; with the added latency, that comes after the wait. The 30-day query cannot be faster.
+        int cores = Runtime.getRuntime().availableProcessors();
+        double floor = latencyOf(mode) + thirtyCpu.emulatorMs() / cores;
+        double withOurs = floor + thirtyCpu.oursMs() / cores;
+        System.out.printf(Locale.ROOT, "  CPU per query: 1-day  DynamoDB Local %5.2f ms, ours %5.2f ms%n",
+                oneCpu.emulatorMs(), oneCpu.oursMs());
+        System.out.printf(Locale.ROOT, "                 30-day DynamoDB Local %5.2f ms, ours %5.2f ms (%.2f + %.2f ms a bucket)%n",
+                thirtyCpu.emulatorMs(), thirtyCpu.oursMs(), thirtyCpu.emulatorMs() / BUCKETS, thirtyCpu.oursMs() / BUCKETS);
+        System.out.printf(Locale.ROOT, "  30-day floor on %d cores%s: DynamoDB Local's CPU alone %.2f ms = %.2f x the 1-day median;"
+                        + " with ours %.2f ms = %.2f x%n", cores, latencyOf(mode) > 0 ? ", after the added latency" : "",
+                floor, floor / oneMedian, withOurs, withOurs / oneMedian);
+        FIGURES.put("query_1d_cpu_emulator_ms_" + mode, oneCpu.emulatorMs());
+        FIGURES.put("query_1d_cpu_ours_ms_" + mode, oneCpu.oursMs());
+        FIGURES.put("query_30d_cpu_emulator_ms_" + mode, thirtyCpu.emulatorMs());
+        FIGURES.put("query_30d_cpu_ours_ms_" + mode, thirtyCpu.oursMs());
+        FIGURES.put("query_30d_over_1d_floor_emulator_" + mode, floor / oneMedian);
+        FIGURES.put("query_30d_over_1d_floor_" + mode, withOurs / oneMedian);
         System.out.printf(Locale.ROOT, "  (reference: the 30-day query reading its buckets one after another: median %.2f ms)%n",
                 median(oneByOne));
+    }
+
+    /** The latency a mode adds to every call: "raw" none, "latency5ms" 5 ms. */
+    private static int latencyOf(String mode) {
+        return mode.startsWith("latency") ? Integer.parseInt(mode.replaceAll("\\D", "")) : 0;
+    }
+
+    /**
+     * CPU time per query of this process's threads while a query runs {@code runs} times: DynamoDB
+     * Local's (it runs in this JVM: Jetty's {@code qtp} threads and its {@code SQLiteQueue}) and ours
+     * (the caller and the bucket readers: the SDK and the query code). The JVM's own GC and JIT threads
+     * are not Java threads and are in neither.
+     */
+    private record CpuSplit(double emulatorMs, double oursMs) {
+        static CpuSplit measure(Runnable query, int runs) {
+            Map<String, Long> before = threadCpu();
+            for (int i = 0; i < runs; i++) {
+                query.run();
+            }
+            Map<String, Long> after = threadCpu();
+            double[] split = new double[2];
+            after.forEach((name, nanos) -> {
+                double used = (nanos - before.getOrDefault(name, 0L)) / 1e6 / runs;
+                if (name.startsWith("qtp") || name.startsWith("SQLiteQueue")) {
+                    split[0] += used;
+                } else if (name.startsWith("main#") || name.startsWith("datalake-query-read-")) {
+                    split[1] += used;
+                }
+            });
+            return new CpuSplit(split[0], split[1]);
+        }
+
+        /** CPU nanoseconds by thread (name and id: pools reuse names). */
+        private static Map<String, Long> threadCpu() {
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            Map<String, Long> cpu = new HashMap<>();
+            for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+                long nanos = info == null ? -1 : threads.getThreadCpuTime(info.getThreadId());
+                if (nanos >= 0) {
+                    cpu.put(info.getThreadName() + "#" + info.getThreadId(), nanos);
+                }
+            }
+            return cpu;
+        }
     }
 
     private static void check(QueryApi api, String query, int expected) {
