@@ -55,6 +55,17 @@ class TimeQueryPagerTest {
         return all;
     }
 
+    /** {@code perDay} instants a second apart on each of {@code days} days, WHAT "w": "d00-000", ... */
+    private void putEveryDay(int days, int perDay) {
+        List<Metadata> files = new ArrayList<>();
+        for (int day = 0; day < days; day++) {
+            for (int i = 0; i < perDay; i++) {
+                files.add(file(String.format("d%02d-%03d", day, i), "w", "h", T0 + day * DAY + i * 1000L, null));
+            }
+        }
+        table.put(TestFiles.records(files));
+    }
+
     private static List<String> ids(List<Record> records) {
         return records.stream().map(r -> r.metadata().id()).toList();
     }
@@ -120,13 +131,7 @@ class TimeQueryPagerTest {
     @Test
     void aPageOfDenseBucketsReadsWhatThePageCanUseNotAPageFromEveryBucket() {
         // given 30 day buckets of 300 files each
-        List<Metadata> files = new ArrayList<>();
-        for (int day = 0; day < 30; day++) {
-            for (int i = 0; i < 300; i++) {
-                files.add(file(String.format("d%02d-%03d", day, i), "w", "h", T0 + day * DAY + i * 1000L, null));
-            }
-        }
-        table.put(TestFiles.records(files));
+        putEveryDay(30, 300);
         FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, T0, T0 + 30 * DAY - 1);
 
         // when the first page of 100 is read as the API reads it
@@ -146,13 +151,7 @@ class TimeQueryPagerTest {
     @Test
     void sparseBucketsAreReadOnce() {
         // given 30 day buckets of 3 files each
-        List<Metadata> files = new ArrayList<>();
-        for (int day = 0; day < 30; day++) {
-            for (int i = 0; i < 3; i++) {
-                files.add(file(String.format("d%02d-%d", day, i), "w", "h", T0 + day * DAY + i * 1000L, null));
-            }
-        }
-        table.put(TestFiles.records(files));
+        putEveryDay(30, 3);
         FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, T0, T0 + 30 * DAY - 1);
 
         Page page = new TimeQueryPager(table, executor, TimeQueryPager.Limits.API).page(query, null);
