@@ -98,7 +98,8 @@ def main():
     if g(key) is not None:
         rows.append((f"translation {HEADLINE_SHAPE}, template flags", fmt(g(key), "msg/s"), "", spread(key), "(reference)"))
     if g("ingest_files_per_s") is not None:
-        rows.append((f"ingest {g('ingest_files')} files, {g('ingest_pollers')} pollers", fmt(g("ingest_files_per_s"), "files/s"),
+        rows.append((f"ingest {g('ingest_files')} files, {g('ingest_pollers')} pollers"
+                     + (f", rounds of {g('ingest_backlog')}" if g("ingest_backlog") is not None else ""), fmt(g("ingest_files_per_s"), "files/s"),
                      fmt(g("ingest_seconds"), "s"), f"push {fmt(g('ingest_push_files_per_s'))} files/s", ""))
         rows.append(("ingest CPU s: JVM / handler / pollers", f"{fmt(g('ingest_cpu_s_jvm'))} / {fmt(g('ingest_cpu_s_handler'))}"
                      f" / {fmt(g('ingest_cpu_s_pollers'))}", f"moto {fmt(g('ingest_cpu_s_moto'))}",

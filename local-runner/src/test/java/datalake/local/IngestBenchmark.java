@@ -42,6 +42,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.Select;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sns.model.Subscription;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
@@ -50,11 +51,14 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * into moto, whose real notifications (S3 → SNS → SQS, raw delivery as the template subscribes) queue
  * up; then {@code --pollers} Lambda-style SQS pollers, each with its own ingester as a Lambda sandbox
  * would have, drain the queue; timed until every message is acknowledged and the table holds every
- * record. DynamoDB Local runs in a JVM of its own, so the CPU time of each process, read from /proc,
- * says where the time goes: this JVM (the ingester, plus the pollers' receive/delete, which Lambda's
- * event source mapping does in AWS), moto (python), DynamoDB Local.
+ * record. Pushed and drained in rounds of at most {@code --backlog} files (200), each round's push and
+ * drain timed apart and the figures summed: moto's SQS is O(queue depth) per message sent and received,
+ * so a single backlog of 10,000 made moto's time quadratic in the number of files. DynamoDB Local
+ * runs in a JVM of its own, so the CPU time of each process, read from /proc, says where the time
+ * goes: this JVM (the ingester, plus the pollers' receive/delete, which Lambda's event source mapping
+ * does in AWS), moto (python), DynamoDB Local.
  *
- * <p>usage: IngestBenchmark [--files N] [--pollers N] [--json F]
+ * <p>usage: IngestBenchmark [--files N] [--pollers N] [--backlog N] [--clock-ticks N] [--json F]
  */
 public final class IngestBenchmark {
     private static final long START = 1_704_067_200_000L;
@@ -68,6 +72,7 @@ public final class IngestBenchmark {
         Map<String, String> options = Options.parse(args);
         int files = Integer.parseInt(options.getOrDefault("files", "10000"));
         int pollers = Integer.parseInt(options.getOrDefault("pollers", "4"));
+        int backlog = Integer.parseInt(options.getOrDefault("backlog", "200"));
         long ticks = Long.parseLong(options.getOrDefault("clock-ticks", "100"));
         // The ingester logs a JSON line per message on standard output; formatting it stays in the
         // measurement (Lambda ships it to CloudWatch), the 10,000 lines do not reach the terminal.
@@ -89,68 +94,96 @@ public final class IngestBenchmark {
             StackNames names = StackNames.unique("ingestbench");
             Stack stack = new StackResources(dynamo, s3, sqs, sns).create(names, StackOptions.defaults().withRawDelivery(true));
 
-            List<Long> motoPids = pidsOf("moto");
+            // Nobody reads the report-inspection queue here (the template subscribes nothing to the
+            // report topic either): left subscribed it would collect one message per file, and moto's
+            // SQS costs O(queue depth) per message sent to a queue (see rounds below). The ingester
+            // still publishes every report to the topic.
+            for (Subscription subscription : sns.listSubscriptionsByTopicPaginator(
+                    r -> r.topicArn(stack.reportTopicArn())).subscriptions()) {
+                sns.unsubscribe(r -> r.subscriptionArn(subscription.subscriptionArn()));
+            }
+
+            // "moto_server", not "moto": DynamoDB Local's command line holds the checkout's path, which
+            // may contain "moto" too (a clone in /tmp/moto-probe counted DynamoDB Local as moto).
+            List<Long> motoPids = pidsOf("moto_server");
             long dynamoPid = dynamoProcess.pid();
-            out.printf(Locale.ROOT, "end-to-end ingest: %d files, %d pollers (batches of 10), %d cores%n",
-                    files, pollers, Runtime.getRuntime().availableProcessors());
+            out.printf(Locale.ROOT, "end-to-end ingest: %d files, %d pollers (batches of 10), %d cores,"
+                    + " in rounds of at most %d files%n",
+                    files, pollers, Runtime.getRuntime().availableProcessors(), backlog);
 
-            // Push: the clients' part, not timed as ingest; the notifications wait in the queue.
-            Cpu pushBefore = Cpu.read(motoPids, dynamoPid);
-            long pushStarted = System.nanoTime();
-            push(s3, names.bucket(), files);
-            awaitQueued(sqs, stack.ingestQueueUrl(), files);
-            double pushSeconds = (System.nanoTime() - pushStarted) / 1e9;
-            Cpu pushCpu = Cpu.read(motoPids, dynamoPid).minus(pushBefore);
-
-            // Ingest: from the pollers' start until all is acknowledged and in the table.
             Map<String, String> env = new HashMap<>(stack.environment());
             env.put("DATALAKE_S3_PATH_STYLE", "true");
             env.put("AWS_LAMBDA_FUNCTION_NAME", "datalake-ingester");
             IngesterConfig config = IngesterConfig.fromEnvironment(env);
-            List<SqsLambdaPoller> running = new ArrayList<>();
-            List<Thread> threads = new ArrayList<>();
             List<Ingester> ingesters = new ArrayList<>();
+            for (int i = 0; i < pollers; i++) {
+                ingesters.add(IngesterHandler.aws(config, s3, dynamo, sns, sqs));
+            }
             AtomicLong handlerCpu = new AtomicLong();
             AtomicLong pollerCpu = new AtomicLong();
-            Cpu before = Cpu.read(motoPids, dynamoPid);
-            long started = System.nanoTime();
-            for (int i = 0; i < pollers; i++) {
-                Ingester ingester = IngesterHandler.aws(config, s3, dynamo, sns, sqs);
-                ingesters.add(ingester);
-                SqsLambdaPoller poller = new SqsLambdaPoller(sqs, stack.ingestQueueUrl(), stack.ingestQueueArn(),
-                        names.region(), new CpuTimed(new IngesterHandler(ingester), handlerCpu), 10,
-                        Duration.ofSeconds(60));
-                running.add(poller);
-                Thread thread = new Thread(() -> {
-                    try {
-                        poller.run();
-                    } finally {
-                        pollerCpu.addAndGet(THREADS.getCurrentThreadCpuTime());
-                    }
-                }, "bench-poller-" + i);
-                threads.add(thread);
-                thread.start();
-            }
-            // Done when every file's record is in the table (a notification delivered twice is
-            // acknowledged twice, so the pollers' count alone can run ahead of the table).
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
+
+            // Rounds: push up to --backlog files and wait until all their notifications are queued, then
+            // let the pollers drain that backlog until the table holds every record so far. moto 5.2.5's
+            // SQS is O(queue depth) per SendMessage and three times that per message received (each
+            // computes every queue attribute, counting all messages; sqs/models.py Queue.attributes), so
+            // a backlog of all N files makes the run O(N^2) in moto; bounded rounds keep it linear.
+            Cpu pushCpu = new Cpu(0, 0, 0);
+            Cpu cpu = new Cpu(0, 0, 0);
+            double pushSeconds = 0;
+            double seconds = 0;
             long items = 0;
-            while (System.nanoTime() < deadline) {
-                if (running.stream().mapToLong(SqsLambdaPoller::processed).sum() >= files
-                        && (items = count(dynamo, names.recordsTable())) >= files) {
-                    break;
+            long acknowledged = 0;
+            long retried = 0;
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
+            for (int from = 0; from < files && System.nanoTime() < deadline; from += backlog) {
+                int to = Math.min(files, from + backlog);
+                // Push: the clients' part, not timed as ingest; the notifications wait in the queue.
+                Cpu pushBefore = Cpu.read(motoPids, dynamoPid);
+                long pushStarted = System.nanoTime();
+                push(s3, names.bucket(), from, to);
+                awaitQueued(sqs, stack.ingestQueueUrl(), to - from);
+                pushSeconds += (System.nanoTime() - pushStarted) / 1e9;
+                pushCpu = pushCpu.plus(Cpu.read(motoPids, dynamoPid).minus(pushBefore));
+
+                // Ingest: from the pollers' start until all is acknowledged and in the table.
+                List<SqsLambdaPoller> running = new ArrayList<>();
+                List<Thread> threads = new ArrayList<>();
+                Cpu before = Cpu.read(motoPids, dynamoPid);
+                long started = System.nanoTime();
+                for (int i = 0; i < pollers; i++) {
+                    SqsLambdaPoller poller = new SqsLambdaPoller(sqs, stack.ingestQueueUrl(), stack.ingestQueueArn(),
+                            names.region(), new CpuTimed(new IngesterHandler(ingesters.get(i)), handlerCpu), 10,
+                            Duration.ofSeconds(60));
+                    running.add(poller);
+                    Thread thread = new Thread(() -> {
+                        try {
+                            poller.run();
+                        } finally {
+                            pollerCpu.addAndGet(THREADS.getCurrentThreadCpuTime());
+                        }
+                    }, "bench-poller-" + i);
+                    threads.add(thread);
+                    thread.start();
                 }
-                Thread.sleep(items > 0 ? 500 : 50);
+                // Done when every file's record is in the table (a notification delivered twice is
+                // acknowledged twice, so the pollers' count alone can run ahead of the table).
+                while (System.nanoTime() < deadline) {
+                    if (running.stream().mapToLong(SqsLambdaPoller::processed).sum() >= to - from
+                            && (items = count(dynamo, names.recordsTable())) >= to) {
+                        break;
+                    }
+                    Thread.sleep(items > from ? 500 : 50);
+                }
+                seconds += (System.nanoTime() - started) / 1e9;
+                cpu = cpu.plus(Cpu.read(motoPids, dynamoPid).minus(before));
+                acknowledged += running.stream().mapToLong(SqsLambdaPoller::processed).sum();
+                retried += running.stream().mapToLong(SqsLambdaPoller::failedItems).sum();
+                running.forEach(SqsLambdaPoller::stop);
+                for (Thread thread : threads) {
+                    thread.join(5000);
+                }
             }
-            double seconds = (System.nanoTime() - started) / 1e9;
-            Cpu cpu = Cpu.read(motoPids, dynamoPid).minus(before);
             long headThreadsCpu = cpuOfThreads("ingester-");
-            long acknowledged = running.stream().mapToLong(SqsLambdaPoller::processed).sum();
-            long retried = running.stream().mapToLong(SqsLambdaPoller::failedItems).sum();
-            running.forEach(SqsLambdaPoller::stop);
-            for (Thread thread : threads) {
-                thread.join(5000);
-            }
             ingesters.forEach(Ingester::close);
             String deadLetters = sqs.getQueueAttributes(r -> r.queueUrl(stack.deadLetterQueueUrl())
                     .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES)).attributes()
@@ -184,11 +217,11 @@ public final class IngestBenchmark {
                     + " (target < 30%%); %.2f ms of our CPU per file%n", 100 * share, 1000 * ours / files);
             if (options.containsKey("json")) {
                 Files.writeString(Path.of(options.get("json")), String.format(Locale.ROOT,
-                        "{\"ingest_files\":%d,\"ingest_pollers\":%d,\"ingest_seconds\":%s,\"ingest_files_per_s\":%s,"
+                        "{\"ingest_files\":%d,\"ingest_pollers\":%d,\"ingest_backlog\":%d,\"ingest_seconds\":%s,\"ingest_files_per_s\":%s,"
                                 + "\"ingest_push_files_per_s\":%s,\"ingest_cpu_s_jvm\":%s,\"ingest_cpu_s_handler\":%s,"
                                 + "\"ingest_cpu_s_pollers\":%s,\"ingest_cpu_s_moto\":%s,\"ingest_cpu_s_dynamodb_local\":%s,"
                                 + "\"ingest_cpu_share_ours_pct\":%s,\"ingest_cpu_ms_per_file_ours\":%s}",
-                        files, pollers, BenchStats.number(seconds), BenchStats.number(files / seconds),
+                        files, pollers, backlog, BenchStats.number(seconds), BenchStats.number(files / seconds),
                         BenchStats.number(files / pushSeconds), BenchStats.number(jvm), BenchStats.number(handler),
                         BenchStats.number(eventSourceMapping), BenchStats.number(motoCpu), BenchStats.number(dynamoCpu),
                         BenchStats.number(100 * share), String.format(Locale.ROOT, "%.3f", 1000 * ours / files)));
@@ -233,14 +266,14 @@ public final class IngestBenchmark {
         }
     }
 
-    private static void push(S3Client s3, String bucket, int files) throws Exception {
+    private static void push(S3Client s3, String bucket, int from, int to) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             List<Future<?>> done = new ArrayList<>();
             for (int t = 0; t < 8; t++) {
                 int first = t;
                 done.add(pool.submit(() -> {
-                    for (int i = first; i < files; i += 8) {
+                    for (int i = from + first; i < to; i += 8) {
                         String id = String.format(Locale.ROOT, "bench%08d", i);
                         long start = START + (i % 30) * DAY + (i / 30) % DAY;
                         String metadata = "{\"version\":0,\"start\":" + start + ",\"end\":null,\"where\":\"host-" + (i % 10)
@@ -307,6 +340,10 @@ public final class IngestBenchmark {
 
         Cpu minus(Cpu other) {
             return new Cpu(self - other.self, moto - other.moto, dynamo - other.dynamo);
+        }
+
+        Cpu plus(Cpu other) {
+            return new Cpu(self + other.self, moto + other.moto, dynamo + other.dynamo);
         }
 
         private static long ticks(long pid) throws IOException {
