@@ -1,6 +1,7 @@
 package datalake.query;
 
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -29,7 +30,7 @@ final class Futures {
     }
 
     /** Runs a read on this thread, with its exceptions as {@link #join} gives them. */
-    static <T> T call(java.util.concurrent.Callable<T> read) {
+    static <T> T call(Callable<T> read) {
         try {
             return read.call();
         } catch (RuntimeException | Error e) {

@@ -18,8 +18,8 @@ import java.util.concurrent.Future;
  * reads them in at most two concurrent rounds: first every bucket's share of the page (at least
  * {@code minShare} records), then, for the buckets that had more than their share, as many more as
  * the page could still take from each of them given the records found in the buckets before it. Sparse
- * buckets (a few files a day) are read once; a dense wave reads about two pages' worth of records
- * instead of a page from every bucket.
+ * buckets (a few files a day) are read once; 30 full buckets give a page from 769 items instead of the
+ * 3,030 of a page from every bucket.
  */
 final class TimeQueryPager {
     private final RecordsTable table;

@@ -90,7 +90,8 @@ public final class QueryBenchmark {
         LocalAws aws = LocalAws.shared();
         // The function's own HTTP client (a kept connection per concurrent bucket read), not the SDK's default.
         SdkHttpClient http = SdkClients.httpClient();
-        try (DynamoDbClient dynamoDb = AwsClients.dynamoDbBuilder(aws.dynamoDbEndpoint()).httpClientBuilder(null).httpClient(http).build()) {
+        try (DynamoDbClient dynamoDb = AwsClients.dynamoDbBuilder(aws.dynamoDbEndpoint())
+                .httpClientBuilder(null).httpClient(http).build()) {
             StackNames names = StackNames.unique("bench");
             aws.dynamoDb().createTable(TableSchemas.recordsTable(names.recordsTable()));
             writeFiles(aws, names);
@@ -100,7 +101,8 @@ public final class QueryBenchmark {
             run("DynamoDB Local, no added latency", dynamoDb, names, iterations, "raw");
             paginate(dynamoDb, names, paginationFiles, paginationRuns, "raw");
             for (int latency : latencies) {
-                try (DynamoDbClient slow = AwsClients.dynamoDbBuilder(aws.dynamoDbEndpoint()).httpClientBuilder(null).httpClient(http)
+                try (DynamoDbClient slow = AwsClients.dynamoDbBuilder(aws.dynamoDbEndpoint())
+                        .httpClientBuilder(null).httpClient(http)
                         .overrideConfiguration(c -> c.addExecutionInterceptor(new Latency(latency)))
                         .build()) {
                     String mode = "latency" + latency + "ms";
@@ -283,8 +285,8 @@ public final class QueryBenchmark {
     /**
      * CPU time per query of this process's threads while a query runs {@code runs} times: DynamoDB
      * Local's (it runs in this JVM: Jetty's {@code qtp} threads and its {@code SQLiteQueue}) and ours
-     * (the caller and the bucket readers: the SDK and the query code). The JVM's own GC and JIT threads
-     * are not Java threads and are in neither.
+     * (the caller and the bucket readers: the SDK and the query code). The JVM's GC and JIT threads are
+     * not among the threads it lists, so they are in neither.
      */
     private record CpuSplit(double emulatorMs, double oursMs) {
         static CpuSplit measure(Runnable query, int runs) {
