@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The soak of issue 7 on the local stack (DynamoDB Local in-process, moto from the test virtualenv):
-# N notifications through S3 -> SNS -> SQS -> the ingester with Lambda's SQS semantics, 1% poison.
+# N notifications through S3 -> SNS -> SQS -> the ingester with Lambda's SQS semantics, 1% poison, in
+# rounds of ROUND (500): moto's SQS costs O(queue depth) per message, so one backlog would not scale.
 # Prints the reconciliation (lost, duplicated, DLQ, reports) and the throughput, and leaves it in
-# local-runner/target/soak-report.txt.  Usage: scripts/soak.sh [N]   (default 2000; e.g. 100000)
+# local-runner/target/soak-report.txt.  Usage: scripts/soak.sh [N [ROUND]]   (default 2000 500; e.g. 100000)
 # scripts/test.sh runs the same test at 1,000 as part of the suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N="${1:-2000}"
-case "$N" in ''|*[!0-9]*) echo "usage: scripts/soak.sh [N], N a number of notifications" >&2; exit 2;; esac
+ROUND="${2:-500}"
+case "$N$ROUND" in ''|*[!0-9]*) echo "usage: scripts/soak.sh [N [ROUND]], numbers of notifications" >&2; exit 2;; esac
 
 source scripts/lib/java.sh
 bash scripts/lib/venv.sh
@@ -18,5 +20,5 @@ export DATALAKE_VENV="${DATALAKE_VENV:-$PWD/.venv}"
 mvn -B -ntp -q install -pl local-runner -am -Dfuzz.skip -DskipITs \
     -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
 mvn -B -ntp -pl local-runner verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
-    -Dit.test=SoakIT -Ddatalake.soak.n="$N"
+    -Dit.test=SoakIT -Ddatalake.soak.n="$N" -Ddatalake.soak.round="$ROUND"
 cat local-runner/target/soak-report.txt

@@ -50,119 +50,82 @@ class SoakIT {
     private static final long DAY = 86_400_000L;
     private static final int POLLERS = 4;
     private static final String WHAT = "soak";
+    /** Notifications pushed, then drained, before the next round (-Ddatalake.soak.round). */
+    private static final int DEFAULT_ROUND = 500;
 
     @Test
     void everyNotificationIsIndexedOnceOrDeadLetteredWithAReport() throws Exception {
         int n = Integer.getInteger("datalake.soak.n", 1000);
+        int round = Integer.getInteger("datalake.soak.round", DEFAULT_ROUND);
+        if (n < 4 || round < 1) {
+            throw new IllegalArgumentException("the soak needs at least 4 notifications and rounds of at least 1,"
+                    + " not " + n + " and " + round);
+        }
         int poison = Math.max(3, n / 100);
         int invalid = poison / 3;
         int missing = poison / 3;
         int badJson = poison - invalid - missing;
         int good = n - poison;
+        List<Notification> plan = plan(n, good, invalid, missing, badJson);
         try (Pipeline p = new Pipeline(AWS, "soak", StackOptions.defaults(), 10)) {
-            // given N uploads (good files, every tenth spanning two day buckets), the poison among them
             Map<String, Integer> expectedItems = new TreeMap<>();
             Set<String> goodUrls = new HashSet<>();
-            long uploadStarted = System.nanoTime();
-            ExecutorService uploads = Executors.newFixedThreadPool(8);
-            List<Future<?>> pending = new ArrayList<>();
-            for (int i = 0; i < good; i++) {
-                int f = i;
-                String id = "f" + f;
-                long start = T0 + f * 997L;
-                Long end = f % 10 == 0 ? start + DAY : null;
-                expectedItems.put(id, end == null ? 1 : 2);
-                String key = "soak/" + (f % 100) + "/" + id + ".bin";
-                goodUrls.add("s3://" + p.bucket() + "/" + key);
-                pending.add(uploads.submit(() -> p.put(AWS.s3(), key,
-                        Pipeline.metadata(WHAT, "node-" + (f % 7), id, start, end))));
-            }
-            for (int i = 0; i < invalid; i++) {
-                int f = i;
-                pending.add(uploads.submit(() -> p.put(AWS.s3(), "poison/invalid-" + f + ".bin",
-                        Pipeline.metadata(WHAT, "Not A Slug", "bad" + f, T0, null))));
-            }
-            for (int i = 0; i < missing; i++) {
-                int f = i;
-                pending.add(uploads.submit(() -> p.put(AWS.s3(), "poison/missing-" + f + ".bin",
-                        Pipeline.metadata(WHAT, "node-0", "gone" + f, T0, null))));
-            }
-            for (Future<?> upload : pending) {
-                upload.get();
-            }
-            uploads.shutdown();
-            for (int i = 0; i < missing; i++) {
-                int f = i;
-                AWS.s3().deleteObject(r -> r.bucket(p.bucket()).key("poison/missing-" + f + ".bin"));
-            }
-            for (int i = 0; i < badJson; i++) {
-                int f = i;
-                AWS.sqs().sendMessage(r -> r.queueUrl(p.stack.ingestQueueUrl()).messageBody(
-                        f % 2 == 0 ? "not json " + f : "{\"Records\":[{\"eventVersion\":\"2.1\"," + f));
-            }
-            p.awaitVisible(p.stack.ingestQueueUrl(), n, Duration.ofSeconds(120));
-            double uploadSeconds = (System.nanoTime() - uploadStarted) / 1e9;
-
-            // when four pollers (Lambda's concurrency) ingest everything
+            Collected collected = new Collected();
             IngesterHandler handler = p.handler(AWS.s3(), AWS.dynamoDb());
-            List<SqsLambdaPoller> pollers = new ArrayList<>();
-            List<Thread> threads = new ArrayList<>();
-            long ingestStarted = System.nanoTime();
-            for (int i = 0; i < POLLERS; i++) {
-                SqsLambdaPoller poller = p.poller(handler);
-                pollers.add(poller);
-                Thread thread = new Thread(poller, "soak-poller-" + i);
-                thread.setDaemon(true);
-                thread.start();
-                threads.add(thread);
-            }
-            Map<String, Integer> reportsByStatus = new TreeMap<>();
-            Map<String, Integer> reportedUrls = new HashMap<>();
-            List<Message> dead = new ArrayList<>();
-            long deadline = System.nanoTime() + Duration.ofSeconds(60 + n / 10).toNanos();
-            int reports = 0;
-            while ((reportedUrls.size() < good || reportsByStatus.getOrDefault("error", 0) < poison || dead.size() < poison)
-                    && System.nanoTime() < deadline) {
-                for (Message m : p.drain(p.stack.reportInspectionQueueUrl(), 1)) {
-                    reports++;
-                    JsonNode report = Pipeline.parse(m.body());
-                    reportsByStatus.merge(kind(report), 1, Integer::sum);
-                    for (JsonNode record : report.path("records")) {
-                        if (report.path("status").asText().equals("success")) {
-                            reportedUrls.merge(record.path("url").asText(), 1, Integer::sum);
+            double uploadSeconds = 0;
+            double ingestSeconds = 0;
+            int goodSoFar = 0;
+            int poisonSoFar = 0;
+            ExecutorService uploads = Executors.newFixedThreadPool(8);
+            try {
+                // In rounds: moto's SQS costs O(queue depth) for every message sent and received, so one
+                // backlog of all N would make a large soak quadratic in moto (docs/PERFORMANCE.md, ingest).
+                for (int from = 0; from < n; from += round) {
+                    List<Notification> batch = plan.subList(from, Math.min(n, from + round));
+                    // given this round's uploads (good files, every tenth spanning two day buckets) and poison
+                    long uploadStarted = System.nanoTime();
+                    send(p, uploads, batch, expectedItems, goodUrls);
+                    p.awaitVisible(p.stack.ingestQueueUrl(), batch.size(), Duration.ofSeconds(120));
+                    uploadSeconds += (System.nanoTime() - uploadStarted) / 1e9;
+                    int goodInBatch = (int) batch.stream().filter(b -> b.kind() == Kind.GOOD).count();
+                    goodSoFar += goodInBatch;
+                    poisonSoFar += batch.size() - goodInBatch;
+
+                    // when four pollers (Lambda's concurrency) ingest them
+                    long ingestStarted = System.nanoTime();
+                    Pollers pollers = Pollers.start(p, handler);
+                    long deadline = System.nanoTime() + Duration.ofSeconds(60 + batch.size() / 10).toNanos();
+                    while ((collected.reportedUrls.size() < goodSoFar || collected.errors() < poisonSoFar
+                            || collected.dead.size() < poisonSoFar) && System.nanoTime() < deadline) {
+                        collected.reportsFrom(p.drain(p.stack.reportInspectionQueueUrl(), 1));
+                        if (collected.dead.size() < poisonSoFar) {
+                            collected.dead.addAll(p.drain(p.stack.deadLetterQueueUrl(), 0));
                         }
                     }
+                    pollers.stop();
+                    ingestSeconds += (System.nanoTime() - ingestStarted) / 1e9;
                 }
-                if (dead.size() < poison) {
-                    dead.addAll(p.drain(p.stack.deadLetterQueueUrl(), 0));
-                }
+            } finally {
+                uploads.shutdown();
             }
-            double ingestSeconds = (System.nanoTime() - ingestStarted) / 1e9;
             // A message SQS handed out twice may survive the first copy's delete (that receipt handle is
             // stale): it comes back after the visibility timeout and is ingested again. Run until the
             // queue is empty, in flight included, as Lambda would.
+            Pollers pollers = Pollers.start(p, handler);
             long drainDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (inQueue(p) > 0 && System.nanoTime() < drainDeadline) {
-                for (Message m : p.drain(p.stack.reportInspectionQueueUrl(), 1)) {
-                    reports++;
-                    JsonNode report = Pipeline.parse(m.body());
-                    reportsByStatus.merge(kind(report), 1, Integer::sum);
-                    if (report.path("status").asText().equals("success")) {
-                        report.path("records").forEach(r -> reportedUrls.merge(r.path("url").asText(), 1, Integer::sum));
-                    }
-                }
+                collected.reportsFrom(p.drain(p.stack.reportInspectionQueueUrl(), 1));
             }
             Thread.sleep(2000);
-            pollers.forEach(SqsLambdaPoller::stop);
-            for (Thread thread : threads) {
-                thread.join(5000);
-            }
+            pollers.stop();
             for (List<Message> more = p.drain(p.stack.reportInspectionQueueUrl(), 1); !more.isEmpty();
                     more = p.drain(p.stack.reportInspectionQueueUrl(), 1)) {
-                reports += more.size();
-                more.forEach(m -> reportsByStatus.merge(kind(Pipeline.parse(m.body())), 1, Integer::sum));
+                collected.reportsFrom(more);
             }
-            dead.addAll(p.drain(p.stack.deadLetterQueueUrl(), 1));
+            collected.dead.addAll(p.drain(p.stack.deadLetterQueueUrl(), 1));
+            Map<String, Integer> reportsByStatus = collected.reportsByStatus;
+            Map<String, Integer> reportedUrls = collected.reportedUrls;
+            List<Message> dead = collected.dead;
 
             // then: the table holds every good file once per bucket, and nothing else
             Map<String, Integer> items = new TreeMap<>();
@@ -209,8 +172,9 @@ class SoakIT {
                     "soak: lost " + lost + ", duplicated " + duplicated + " (files in the table, query pages, DLQ);"
                             + " reports " + settled + " for " + n + " messages (+" + testEvents + " s3:TestEvent): "
                             + redelivered + " messages delivered twice by SQS (at least once), rewritten idempotently",
-                    String.format("soak: upload %d in %.1f s (%.0f/s); ingest %d in %.1f s (%.0f messages/s, %d pollers, batches of 10)",
-                            n, uploadSeconds, n / uploadSeconds, n, ingestSeconds, n / ingestSeconds, POLLERS));
+                    String.format("soak: upload %d in %.1f s (%.0f/s); ingest %d in %.1f s (%.0f messages/s, %d pollers,"
+                            + " batches of 10), in rounds of %d", n, uploadSeconds, n / uploadSeconds, n, ingestSeconds,
+                            n / ingestSeconds, POLLERS, round));
             System.out.println(reconciliation);
             write(reconciliation);
 
@@ -225,6 +189,122 @@ class SoakIT {
             assertEquals(0, duplicated);
             assertEquals(0, p.visibleMessages(p.stack.ingestQueueUrl()));
             assertTrue(p.logLines.stream().allMatch(SoakIT::isJson), "every log line is one JSON document");
+        }
+    }
+
+    private enum Kind { GOOD, INVALID, MISSING, BAD_JSON }
+
+    /** The {@code index}-th notification of its kind. */
+    private record Notification(Kind kind, int index) {
+    }
+
+    /** The N notifications in the order they are sent: the poison spread evenly among the good files. */
+    private static List<Notification> plan(int n, int good, int invalid, int missing, int badJson) {
+        List<Notification> poison = new ArrayList<>();
+        for (int i = 0; i < Math.max(invalid, Math.max(missing, badJson)); i++) {
+            if (i < invalid) {
+                poison.add(new Notification(Kind.INVALID, i));
+            }
+            if (i < missing) {
+                poison.add(new Notification(Kind.MISSING, i));
+            }
+            if (i < badJson) {
+                poison.add(new Notification(Kind.BAD_JSON, i));
+            }
+        }
+        List<Notification> plan = new ArrayList<>(n);
+        int nextGood = 0;
+        int nextPoison = 0;
+        for (int k = 0; k < n; k++) {
+            // poison j goes at position (j + 1) * n / (poison + 1), good files everywhere else
+            boolean poisonHere = nextPoison < poison.size()
+                    && (k == (long) (nextPoison + 1) * n / (poison.size() + 1) || n - k == poison.size() - nextPoison);
+            plan.add(poisonHere || nextGood == good ? poison.get(nextPoison++) : new Notification(Kind.GOOD, nextGood++));
+        }
+        return plan;
+    }
+
+    /** Uploads a round's objects (8 at a time), deletes its "missing" ones, sends its bodies that are not JSON. */
+    private static void send(Pipeline p, ExecutorService uploads, List<Notification> batch,
+            Map<String, Integer> expectedItems, Set<String> goodUrls) throws Exception {
+        List<Future<?>> pending = new ArrayList<>();
+        for (Notification notification : batch) {
+            int f = notification.index();
+            switch (notification.kind()) {
+                case GOOD -> {
+                    String id = "f" + f;
+                    long start = T0 + f * 997L;
+                    Long end = f % 10 == 0 ? start + DAY : null;
+                    expectedItems.put(id, end == null ? 1 : 2);
+                    String key = "soak/" + (f % 100) + "/" + id + ".bin";
+                    goodUrls.add("s3://" + p.bucket() + "/" + key);
+                    pending.add(uploads.submit(() -> p.put(AWS.s3(), key,
+                            Pipeline.metadata(WHAT, "node-" + (f % 7), id, start, end))));
+                }
+                case INVALID -> pending.add(uploads.submit(() -> p.put(AWS.s3(), "poison/invalid-" + f + ".bin",
+                        Pipeline.metadata(WHAT, "Not A Slug", "bad" + f, T0, null))));
+                case MISSING -> pending.add(uploads.submit(() -> p.put(AWS.s3(), "poison/missing-" + f + ".bin",
+                        Pipeline.metadata(WHAT, "node-0", "gone" + f, T0, null))));
+                case BAD_JSON -> { }
+            }
+        }
+        for (Future<?> upload : pending) {
+            upload.get();
+        }
+        for (Notification notification : batch) {
+            int f = notification.index();
+            if (notification.kind() == Kind.MISSING) {
+                AWS.s3().deleteObject(r -> r.bucket(p.bucket()).key("poison/missing-" + f + ".bin"));
+            } else if (notification.kind() == Kind.BAD_JSON) {
+                AWS.sqs().sendMessage(r -> r.queueUrl(p.stack.ingestQueueUrl()).messageBody(
+                        f % 2 == 0 ? "not json " + f : "{\"Records\":[{\"eventVersion\":\"2.1\"," + f));
+            }
+        }
+    }
+
+    /** What the soak has read back: reports by status, good files reported, dead letters. */
+    private static final class Collected {
+        final Map<String, Integer> reportsByStatus = new TreeMap<>();
+        final Map<String, Integer> reportedUrls = new HashMap<>();
+        final List<Message> dead = new ArrayList<>();
+
+        void reportsFrom(List<Message> messages) {
+            for (Message m : messages) {
+                JsonNode report = Pipeline.parse(m.body());
+                reportsByStatus.merge(kind(report), 1, Integer::sum);
+                if (report.path("status").asText().equals("success")) {
+                    report.path("records").forEach(r -> reportedUrls.merge(r.path("url").asText(), 1, Integer::sum));
+                }
+            }
+        }
+
+        int errors() {
+            return reportsByStatus.getOrDefault("error", 0);
+        }
+    }
+
+    /** Four pollers on the ingest queue, each on its own thread, as Lambda's event source mapping runs. */
+    private record Pollers(List<SqsLambdaPoller> pollers, List<Thread> threads) {
+        static Pollers start(Pipeline p, IngesterHandler handler) {
+            List<SqsLambdaPoller> pollers = new ArrayList<>();
+            List<Thread> threads = new ArrayList<>();
+            for (int i = 0; i < POLLERS; i++) {
+                SqsLambdaPoller poller = p.poller(handler);
+                pollers.add(poller);
+                Thread thread = new Thread(poller, "soak-poller-" + i);
+                thread.setDaemon(true);
+                thread.start();
+                threads.add(thread);
+            }
+            return new Pollers(pollers, threads);
+        }
+
+        /** Each poller finishes the batch it holds, then stops. */
+        void stop() throws InterruptedException {
+            pollers.forEach(SqsLambdaPoller::stop);
+            for (Thread thread : threads) {
+                thread.join(5000);
+            }
         }
     }
 
