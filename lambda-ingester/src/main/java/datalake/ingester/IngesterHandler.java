@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import datalake.lambda.SnapshotPriming;
 import datalake.records.RecordFactory;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -29,7 +30,7 @@ public final class IngesterHandler implements RequestHandler<SQSEvent, SQSBatchR
     private final Ingester ingester;
     private final Clock clock;
     /** Held here: CRaC keeps only weak references to the resources registered with it. */
-    private final Priming priming;
+    private final SnapshotPriming priming;
 
     /**
      * For Lambda: configuration from the environment, SDK clients from it and the SDK's own settings,
@@ -40,8 +41,8 @@ public final class IngesterHandler implements RequestHandler<SQSEvent, SQSBatchR
     }
 
     private IngesterHandler(IngesterConfig config) {
-        this(aws(config, SdkClients.create(config)), Clock.systemUTC(), new Priming(config));
-        org.crac.Core.getGlobalContext().register(priming);
+        this(aws(config, SdkClients.create(config)), Clock.systemUTC(),
+                SnapshotPriming.register(new Priming(config)::prime));
     }
 
     /** For tests and the local runner: an ingester built with {@link #aws} or from its collaborators. */
@@ -53,7 +54,7 @@ public final class IngesterHandler implements RequestHandler<SQSEvent, SQSBatchR
         this(ingester, clock, null);
     }
 
-    private IngesterHandler(Ingester ingester, Clock clock, Priming priming) {
+    private IngesterHandler(Ingester ingester, Clock clock, SnapshotPriming priming) {
         this.ingester = ingester;
         this.clock = clock;
         this.priming = priming;

@@ -6,8 +6,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
-import org.crac.Context;
-import org.crac.Resource;
 
 /**
  * SnapStart priming: before the snapshot, one batch goes through a complete ingester built on
@@ -17,7 +15,7 @@ import org.crac.Resource;
  * the priming clients answer from {@link PrimingHttpClient}, with dummy credentials, and their logs
  * and metrics go nowhere. Best effort: a failure is logged and the snapshot is taken anyway.
  */
-final class Priming implements Resource {
+final class Priming {
     static final String RAW_S3_EVENT = "{\"Records\":[{\"eventVersion\":\"2.1\",\"eventSource\":\"aws:s3\","
             + "\"awsRegion\":\"us-east-1\",\"eventTime\":\"2015-03-19T23:45:20.345Z\",\"eventName\":\"ObjectCreated:Put\","
             + "\"s3\":{\"s3SchemaVersion\":\"1.0\",\"bucket\":{\"name\":\"priming\",\"arn\":\"arn:aws:s3:::priming\"},"
@@ -27,20 +25,6 @@ final class Priming implements Resource {
 
     Priming(IngesterConfig config) {
         this.config = config;
-    }
-
-    @Override
-    public void beforeCheckpoint(Context<? extends Resource> context) {
-        try {
-            prime();
-        } catch (RuntimeException e) {
-            System.out.println("{\"level\":\"WARN\",\"message\":\"priming failed; the snapshot is taken unprimed\","
-                    + "\"error\":\"" + e.getClass().getSimpleName() + "\"}");
-        }
-    }
-
-    @Override
-    public void afterRestore(Context<? extends Resource> context) {
     }
 
     /** Runs the priming batch; returns how many HTTP calls the priming clients answered. */

@@ -2,8 +2,6 @@ package datalake.query;
 
 import datalake.lambda.LambdaCredentials;
 import java.time.Clock;
-import org.crac.Context;
-import org.crac.Resource;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
@@ -15,7 +13,7 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * the classes and warmed code of parsing, the DynamoDB and S3 calls, presigning and the JSON answers.
  * Nothing is sent and nothing is logged. Best effort: a failure leaves the snapshot unprimed.
  */
-final class Priming implements Resource {
+final class Priming {
     private static final String[][] REQUESTS = {
         {"/v0/archive/files/", "what=priming&where=priming&start=1426809920345&end=1426896320345"},
         {"/v0/archive/files/", "what=priming&work_id=priming"},
@@ -29,19 +27,6 @@ final class Priming implements Resource {
 
     Priming(QueryConfig config) {
         this.config = config;
-    }
-
-    @Override
-    public void beforeCheckpoint(Context<? extends Resource> context) {
-        try {
-            prime();
-        } catch (RuntimeException e) {
-            System.out.println("priming failed (" + e.getClass().getSimpleName() + "); the snapshot is taken unprimed");
-        }
-    }
-
-    @Override
-    public void afterRestore(Context<? extends Resource> context) {
     }
 
     /** Runs the priming requests; returns the status of each answer, then the HTTP calls answered. */

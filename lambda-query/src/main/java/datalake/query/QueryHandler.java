@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import datalake.lambda.SnapshotPriming;
 import java.time.Clock;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -16,7 +17,7 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 public final class QueryHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
     private final QueryApi api;
     /** Held here: CRaC keeps only weak references to the resources registered with it. */
-    private final Priming priming;
+    private final SnapshotPriming priming;
 
     /**
      * The Lambda runtime's constructor: configuration from the environment (README, "Configuration"),
@@ -32,13 +33,11 @@ public final class QueryHandler implements RequestHandler<APIGatewayV2HTTPEvent,
     }
 
     private QueryHandler(QueryConfig config, boolean primeSnapshots) {
-        this(config, SdkClients.create(config, System.getenv()), primeSnapshots ? new Priming(config) : null);
-        if (priming != null) {
-            org.crac.Core.getGlobalContext().register(priming);
-        }
+        this(config, SdkClients.create(config, System.getenv()),
+                primeSnapshots ? SnapshotPriming.register(new Priming(config)::prime) : null);
     }
 
-    private QueryHandler(QueryConfig config, SdkClients.Clients clients, Priming priming) {
+    private QueryHandler(QueryConfig config, SdkClients.Clients clients, SnapshotPriming priming) {
         this(api(config, clients.dynamoDb(), clients.s3(), clients.presigner()), priming);
     }
 
@@ -51,7 +50,7 @@ public final class QueryHandler implements RequestHandler<APIGatewayV2HTTPEvent,
         this(api, null);
     }
 
-    private QueryHandler(QueryApi api, Priming priming) {
+    private QueryHandler(QueryApi api, SnapshotPriming priming) {
         this.api = api;
         this.priming = priming;
     }
