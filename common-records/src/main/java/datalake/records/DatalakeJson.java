@@ -153,11 +153,14 @@ public final class DatalakeJson {
         }
     }
 
-    private interface Writer {
+    /** Writes one JSON document with Jackson's streaming generator. */
+    @FunctionalInterface
+    public interface Writer {
         void write(JsonGenerator g) throws IOException;
     }
 
-    private static String write(Writer writer) {
+    /** The document {@code writer} writes, as a string (the query API's responses use it too). */
+    public static String write(Writer writer) {
         StringWriter out = new StringWriter(256);
         try (JsonGenerator g = FACTORY.createGenerator(out)) {
             writer.write(g);

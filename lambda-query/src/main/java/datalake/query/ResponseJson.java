@@ -1,14 +1,13 @@
 package datalake.query;
 
-import com.fasterxml.jackson.core.JsonFactory;
+import static datalake.records.DatalakeJson.write;
+
 import com.fasterxml.jackson.core.JsonGenerator;
 import datalake.records.DatalakeJson;
 import datalake.records.Metadata;
 import datalake.records.Record;
 import datalake.records.Times;
 import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
@@ -17,7 +16,6 @@ import java.util.List;
  * {@code start_iso} and {@code end_iso} (null for an instant).
  */
 final class ResponseJson {
-    private static final JsonFactory FACTORY = new JsonFactory();
 
     private ResponseJson() {
     }
@@ -90,19 +88,5 @@ final class ResponseJson {
         g.writeStringField("start_iso", Times.toIso(m.start()));
         g.writeStringField("end_iso", m.end() == null ? null : Times.toIso(m.end()));
         g.writeEndObject();
-    }
-
-    private interface Body {
-        void write(JsonGenerator g) throws IOException;
-    }
-
-    private static String write(Body body) {
-        StringWriter out = new StringWriter(512);
-        try (JsonGenerator g = FACTORY.createGenerator(out)) {
-            body.write(g);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toString();
     }
 }
