@@ -7,8 +7,11 @@ package datalake.localstack;
  * @param rawDelivery with {@link NotificationRoute#TOPIC}: whether SNS delivers the bare S3 event
  *     (true) or wraps it in an SNS envelope (false)
  * @param maxReceiveCount receives of one message before SQS moves it to the dead-letter queue
+ * @param reportInspection whether the report-inspection queue is subscribed to the report topic (tests
+ *     read reports there); without a reader it only grows, and moto's SQS slows down with its depth
  */
-public record StackOptions(NotificationRoute notificationRoute, boolean rawDelivery, int maxReceiveCount) {
+public record StackOptions(NotificationRoute notificationRoute, boolean rawDelivery, int maxReceiveCount,
+        boolean reportInspection) {
 
     /** Where S3 sends ObjectCreated notifications. */
     public enum NotificationRoute {
@@ -29,18 +32,22 @@ public record StackOptions(NotificationRoute notificationRoute, boolean rawDeliv
 
     /** S3 → SNS (enveloped, not raw) → SQS, maxReceiveCount 5: the deployed shape. */
     public static StackOptions defaults() {
-        return new StackOptions(NotificationRoute.TOPIC, false, 5);
+        return new StackOptions(NotificationRoute.TOPIC, false, 5, true);
     }
 
     public StackOptions withNotificationRoute(NotificationRoute route) {
-        return new StackOptions(route, rawDelivery, maxReceiveCount);
+        return new StackOptions(route, rawDelivery, maxReceiveCount, reportInspection);
     }
 
     public StackOptions withRawDelivery(boolean raw) {
-        return new StackOptions(notificationRoute, raw, maxReceiveCount);
+        return new StackOptions(notificationRoute, raw, maxReceiveCount, reportInspection);
     }
 
     public StackOptions withMaxReceiveCount(int count) {
-        return new StackOptions(notificationRoute, rawDelivery, count);
+        return new StackOptions(notificationRoute, rawDelivery, count, reportInspection);
+    }
+
+    public StackOptions withReportInspection(boolean subscribed) {
+        return new StackOptions(notificationRoute, rawDelivery, maxReceiveCount, subscribed);
     }
 }

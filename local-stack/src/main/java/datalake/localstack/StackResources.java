@@ -81,7 +81,11 @@ public final class StackResources {
         sqs.setQueueAttributes(r -> r.queueUrl(inspectionUrl).attributes(Map.of(
                 QueueAttributeName.POLICY, allowSend(inspectionArn))));
         // Raw, so a test reads the report JSON itself as the message body.
-        subscribe(reportTopicArn, inspectionArn, true);
+        if (options.reportInspection()) {
+            subscribe(reportTopicArn, inspectionArn, true);
+        } else {
+            unsubscribe(reportTopicArn, inspectionArn);
+        }
 
         return new Stack(names, options, recordsTableArn, latestTableArn, bucketArn, ingestUrl, ingestArn,
                 dlqUrl, dlqArn, uploadTopicArn, reportTopicArn, inspectionUrl);

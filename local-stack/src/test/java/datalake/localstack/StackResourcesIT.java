@@ -82,6 +82,16 @@ class StackResourcesIT {
         assertEquals(direct.deadLetterQueueUrl(), direct.environment().get("DATALAKE_DLQ_URL"));
     }
 
+    @Test
+    void withoutReportInspectionTheReportTopicHasNoSubscriber(SnsClient sns) {
+        StackNames names = StackNames.unique("noinspect");
+        StackResources.on(AWS).create(names);
+
+        Stack quiet = StackResources.on(AWS).create(names, StackOptions.defaults().withReportInspection(false));
+
+        assertTrue(sns.listSubscriptionsByTopic(r -> r.topicArn(quiet.reportTopicArn())).subscriptions().isEmpty());
+    }
+
     private static KeySchemaElement key(String name, KeyType type) {
         return KeySchemaElement.builder().attributeName(name).keyType(type).build();
     }
