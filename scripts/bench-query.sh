@@ -2,16 +2,12 @@
 # Benchmarks the query Lambda's fan-out: a 30-day time query against a 1-day one with the same number of
 # files in every day bucket, through QueryApi on an in-process DynamoDB Local; prints both medians and
 # their ratio (target: 30-day <= 2x 1-day), without and with a simulated network round trip per call.
+# The same run is part 3 of scripts/bench.sh.
 #   scripts/bench-query.sh [--latency-ms N[,N...]] [--iterations N]      (defaults: 5,10 and 200)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/scripts/lib/java.sh"
-
-cd "$root"
-mvn -B -q -ntp -pl lambda-query -am test-compile dependency:build-classpath \
-  -Dmdep.outputFile=target/bench-classpath.txt -Dmdep.includeScope=test
-cd "$root/lambda-query"
+source "$root/scripts/lib/benchmarks.sh"
 # DynamoDB Local finds sqlite4java's native library in target/native-libs of the working directory.
-exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
-  -cp "target/test-classes:target/classes:$(cat target/bench-classpath.txt)" \
-  datalake.query.QueryBenchmark "$@"
+cd "$root/benchmarks"
+exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$bench_classpath" datalake.query.QueryBenchmark "$@"

@@ -45,9 +45,7 @@ mkdir -p "$out"
 rm -f "$out"/*.json "$root/target/bench.json"
 
 echo "== building the deployable jars and the benchmark classes"
-mvn -B -q -ntp -DskipTests -pl lambda-ingester,lambda-query,local-runner -am package dependency:build-classpath \
-  -Dmdep.outputFile=target/bench-classpath.txt -Dmdep.includeScope=test
-classpath() { echo "$root/$1/target/test-classes:$root/$1/target/classes:$(cat "$root/$1/target/bench-classpath.txt")"; }
+source "$root/scripts/lib/benchmarks.sh"
 tool_options="$(sed -n 's/^ *JAVA_TOOL_OPTIONS: *"\(.*\)".*/\1/p' template.yaml | head -n 1)"
 pin=()
 if command -v taskset >/dev/null 2>&1; then
@@ -59,10 +57,10 @@ if wants translation; then
   echo "== 1. translation throughput (JMH, one thread on one CPU)"
   if $quick; then jmh=(-f 1 -wi 2 -w 1s -i 3 -r 1s); else jmh=(-f 1 -wi 3 -w 2s -i 5 -r 2s); fi
   shapes='datalake.ingester.TranslationBenchmark.(snsWrappedSingleRecord|directS3Event|eventBridgeEvent|directS3TwoRecords|snsWrappedThreeDayFile)$'
-  "${pin[@]}" "${java[@]}" -cp "$(classpath lambda-ingester)" org.openjdk.jmh.Main "$shapes" -t 1 "${jmh[@]}" \
+  "${pin[@]}" "${java[@]}" -cp "$bench_classpath" org.openjdk.jmh.Main "$shapes" -t 1 "${jmh[@]}" \
     -rf json -rff "$out/jmh.json" | grep -E '^(Benchmark|TranslationBenchmark)' || true
   echo "-- the headline shape with the template's flags ($tool_options)"
-  "${pin[@]}" "${java[@]}" -cp "$(classpath lambda-ingester)" org.openjdk.jmh.Main \
+  "${pin[@]}" "${java[@]}" -cp "$bench_classpath" org.openjdk.jmh.Main \
     'datalake.ingester.TranslationBenchmark.snsWrappedSingleRecord$' -t 1 "${jmh[@]}" -jvmArgsAppend "$tool_options" \
     -rf json -rff "$out/jmh-template-flags.json" | grep -E '^(Benchmark|TranslationBenchmark)' || true
 fi
@@ -72,21 +70,21 @@ if wants ingest; then
   if [ -z "$files" ]; then
     if $quick; then files=1000; else files=10000; fi
   fi
-  (cd local-runner && "${java[@]}" -cp "$(classpath local-runner)" datalake.local.IngestBenchmark \
+  (cd benchmarks && "${java[@]}" -cp "$bench_classpath" datalake.bench.IngestBenchmark \
     --files "$files" --pollers 4 --backlog "$backlog" --clock-ticks "$(getconf CLK_TCK)" --json "$out/ingest.json")
 fi
 
 if wants query; then
   echo "== 3. queries on DynamoDB Local (in-process), raw and with 5 ms per call"
   if $quick; then q=(--iterations 30 --pagination-files 2000 --pagination-runs 2); else q=(--iterations 100 --pagination-files 10000 --pagination-runs 5); fi
-  (cd lambda-query && "${java[@]}" -cp "$(classpath lambda-query)" datalake.query.QueryBenchmark \
+  (cd benchmarks && "${java[@]}" -cp "$bench_classpath" datalake.query.QueryBenchmark \
     --latency-ms 5 "${q[@]}" --json "$out/query.json")
 fi
 
 if wants coldstart; then
   echo "== 4. cold start of the deployable jars"
   if $quick; then runs=3; else runs=10; fi
-  (cd local-runner && "${java[@]}" -cp "$(classpath local-runner)" datalake.local.bench.ColdStartBenchmark \
+  (cd benchmarks && "${java[@]}" -cp "$bench_classpath" datalake.bench.ColdStartBenchmark \
     --ingester-jar "$(ls "$root"/lambda-ingester/target/lambda-ingester-*-lambda.jar)" \
     --query-jar "$(ls "$root"/lambda-query/target/lambda-query-*-lambda.jar)" \
     --java-tool-options "$tool_options" --runs "$runs" --json "$out/coldstart.json")

@@ -7,7 +7,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/scripts/lib/java.sh"
 
 modules="${1:-lambda-ingester,lambda-query}"
-(cd "$root" && mvn -B -q -ntp -pl "$modules" -am package -Dmaven.test.skip=true)
+(cd "$root" && mvn -B -q -ntp -pl "$modules" -am package -DskipTests)
 
 if [ $# -ge 2 ]; then
   jar=$(ls "$root/$1"/target/"$1"-*-lambda.jar)

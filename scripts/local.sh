@@ -10,7 +10,7 @@ source scripts/lib/java.sh
 bash scripts/lib/venv.sh
 export DATALAKE_VENV="${DATALAKE_VENV:-$PWD/.venv}"
 echo "build: compiling the runner and both functions (the first run downloads dependencies)"
-mvn -B -q -ntp -pl local-runner -am package -Dmaven.test.skip=true
+mvn -B -q -ntp -pl local-runner -am package -DskipTests
 exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
   -Ddatalake.sqlite4java.dir=local-runner/target/native-libs \
   -cp "local-runner/target/classes:$(cat local-runner/target/classpath.txt)" \

@@ -6,7 +6,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/scripts/lib/java.sh"
 if [ ! -f "$root/local-runner/target/classpath.txt" ]; then
-  (cd "$root" && mvn -B -q -ntp -pl local-runner -am package -Dmaven.test.skip=true)
+  (cd "$root" && mvn -B -q -ntp -pl local-runner -am package -DskipTests)
 fi
 exec "$JAVA_HOME/bin/java" -cp "$root/local-runner/target/classes:$(cat "$root/local-runner/target/classpath.txt")" \
   datalake.local.Push "$@"

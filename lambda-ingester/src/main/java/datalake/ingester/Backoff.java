@@ -1,5 +1,6 @@
 package datalake.ingester;
 
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.random.RandomGenerator;
 
@@ -10,6 +11,14 @@ import java.util.random.RandomGenerator;
 public record Backoff(Duration base, Duration cap, Sleeper sleeper, RandomGenerator random) {
     public static final Duration DEFAULT_BASE = Duration.ofMillis(50);
     public static final Duration DEFAULT_CAP = Duration.ofSeconds(2);
+
+    /**
+     * 50 ms base, 2 s cap, real sleeps, and SecureRandom jitter: SnapStart restores one snapshot in many
+     * sandboxes, which must not share their jitter.
+     */
+    public static Backoff standard() {
+        return new Backoff(DEFAULT_BASE, DEFAULT_CAP, Sleeper.SYSTEM, new SecureRandom());
+    }
 
     public Backoff {
         if (base.isNegative() || base.isZero() || cap.compareTo(base) < 0) {

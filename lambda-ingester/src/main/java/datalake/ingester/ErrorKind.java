@@ -2,7 +2,7 @@ package datalake.ingester;
 
 /**
  * Why a message was not ingested, as the logs, the metrics and the DLQ attribute {@code error_kind}
- * name it. Permanent kinds cannot succeed on redelivery (DESIGN.md failure policy): the message is
+ * name it. Permanent kinds cannot succeed on redelivery (docs/DESIGN.md, "Failure policy"): the message is
  * reported, dead-lettered and acknowledged. Transient kinds may: the message goes back to SQS.
  */
 public enum ErrorKind {

@@ -1,5 +1,6 @@
 package datalake.ingester;
 
+import datalake.lambda.JsonLog;
 import datalake.records.InvalidMetadataException;
 import datalake.records.UnsupportedTimeRangeException;
 import java.io.IOException;
@@ -22,7 +23,6 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * and configuration errors (access denied, a missing table) heal with the next deploy.
  */
 final class Failures {
-    private static final int MAX_MESSAGE = 300;
     /** Throttling error codes that the SDK's own check does not know for every service. */
     private static final Set<String> THROTTLING_CODES = Set.of("ProvisionedThroughputExceededException",
             "ThrottlingException", "Throttling", "ThrottledException", "RequestLimitExceeded", "SlowDown",
@@ -115,10 +115,6 @@ final class Failures {
 
     /** At most a few hundred characters of an exception's text, on one line. */
     static String shorten(String text) {
-        if (text == null || text.isBlank()) {
-            return "(no detail)";
-        }
-        String line = text.replaceAll("\\s+", " ").strip();
-        return line.length() <= MAX_MESSAGE ? line : line.substring(0, MAX_MESSAGE) + "...";
+        return JsonLog.shorten(text);
     }
 }

@@ -9,7 +9,6 @@ import datalake.records.RecordFactory;
 import datalake.records.StatusReport;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -48,7 +47,8 @@ public final class Ingester implements AutoCloseable {
 
     private final RecordFactory recordFactory;
     private final ObjectStore objectStore;
-    private final RecordStore recordStore;
+    private final RecordsTable recordsTable;
+    private final LatestTable latestTable;
     private final ReportPublisher reports;
     private final DeadLetterQueue deadLetters;
     private final Telemetry telemetry;
@@ -56,21 +56,122 @@ public final class Ingester implements AutoCloseable {
     private final String functionName;
     private final ExecutorService executor;
 
+    private Ingester(Builder b) {
+        this.recordFactory = Objects.requireNonNull(b.recordFactory, "recordFactory");
+        this.objectStore = Objects.requireNonNull(b.objects, "objects");
+        this.recordsTable = Objects.requireNonNull(b.records, "records");
+        this.latestTable = b.latest;
+        this.reports = Objects.requireNonNull(b.reports, "reports");
+        this.deadLetters = Objects.requireNonNull(b.deadLetters, "deadLetters");
+        this.telemetry = Objects.requireNonNull(b.telemetry, "telemetry");
+        this.clock = Objects.requireNonNull(b.clock, "clock");
+        this.functionName = Objects.requireNonNull(b.functionName, "functionName");
+        this.executor = Executors.newFixedThreadPool(b.concurrency, daemonThreads());
+    }
+
+    /** An ingester of one's own collaborators (fakes in unit tests); objects, records and dead letters are required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
     /**
-     * @param functionName the {@code Function} dimension of the metrics
-     * @param concurrency  how many HEADs (and latest-table writes) run at once
+     * The ingester on AWS, as the handler builds it (and SnapStart priming, the local runner and the
+     * tests, on other clients): S3 HeadObject, DynamoDB writes, the latest table when the configuration
+     * names one, SNS reports when it names a topic, the SQS DLQ; logs and metrics on standard output.
+     * The builder may still change any part (a test's log sink).
      */
-    public Ingester(RecordFactory recordFactory, ObjectStore objects, RecordStore records, ReportPublisher reports,
-            DeadLetterQueue deadLetters, Telemetry telemetry, Clock clock, String functionName, int concurrency) {
-        this.recordFactory = Objects.requireNonNull(recordFactory, "recordFactory");
-        this.objectStore = Objects.requireNonNull(objects, "objects");
-        this.recordStore = Objects.requireNonNull(records, "records");
-        this.reports = Objects.requireNonNull(reports, "reports");
-        this.deadLetters = Objects.requireNonNull(deadLetters, "deadLetters");
-        this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.functionName = Objects.requireNonNull(functionName, "functionName");
-        this.executor = Executors.newFixedThreadPool(concurrency, daemonThreads());
+    public static Builder forAws(IngesterConfig config, IngesterClients clients) {
+        return builder()
+                .recordFactory(new RecordFactory(config.maxBucketSpan(), config.retentionDays()))
+                .objects(new S3ObjectStore(clients.s3()))
+                .records(new DynamoRecordsTable(clients.dynamoDb(), config.recordsTable(), Backoff.standard()))
+                .latest(config.latestTable() == null ? null
+                        : new DynamoLatestTable(clients.dynamoDb(), config.latestTable()))
+                .reports(config.reportTopicArn() == null ? ReportPublisher.NONE
+                        : new SnsReportPublisher(clients.sns(), config.reportTopicArn()))
+                .deadLetters(new SqsDeadLetterQueue(clients.sqs(), config.deadLetterUrl()))
+                .functionName(config.functionName());
+    }
+
+    /** The parts of an {@link Ingester}; unset optional parts take the defaults named on each setter. */
+    public static final class Builder {
+        private RecordFactory recordFactory = new RecordFactory();
+        private ObjectStore objects;
+        private RecordsTable records;
+        private LatestTable latest;
+        private ReportPublisher reports = ReportPublisher.NONE;
+        private DeadLetterQueue deadLetters;
+        private Telemetry telemetry = Telemetry.toStandardOutput();
+        private Clock clock = Clock.systemUTC();
+        private String functionName = IngesterConfig.DEFAULT_FUNCTION_NAME;
+        private int concurrency = DEFAULT_CONCURRENCY;
+
+        private Builder() {
+        }
+
+        /** Default: 30 buckets at most, no retention. */
+        public Builder recordFactory(RecordFactory factory) {
+            this.recordFactory = factory;
+            return this;
+        }
+
+        public Builder objects(ObjectStore store) {
+            this.objects = store;
+            return this;
+        }
+
+        public Builder records(RecordsTable table) {
+            this.records = table;
+            return this;
+        }
+
+        /** Default: null, no latest table. */
+        public Builder latest(LatestTable table) {
+            this.latest = table;
+            return this;
+        }
+
+        /** Default: {@link ReportPublisher#NONE}. */
+        public Builder reports(ReportPublisher publisher) {
+            this.reports = publisher;
+            return this;
+        }
+
+        public Builder deadLetters(DeadLetterQueue queue) {
+            this.deadLetters = queue;
+            return this;
+        }
+
+        /** Default: JSON lines on standard output. */
+        public Builder telemetry(Telemetry sink) {
+            this.telemetry = sink;
+            return this;
+        }
+
+        /** Default: the system clock, UTC. */
+        public Builder clock(Clock source) {
+            this.clock = source;
+            return this;
+        }
+
+        /** The {@code Function} dimension of the metrics; default "lambda-ingester". */
+        public Builder functionName(String name) {
+            this.functionName = name;
+            return this;
+        }
+
+        /** How many HEADs (and latest-table writes) run at once; default {@value Ingester#DEFAULT_CONCURRENCY}. */
+        public Builder concurrency(int threads) {
+            if (threads < 1) {
+                throw new IllegalArgumentException("the concurrency must be at least 1, not " + threads);
+            }
+            this.concurrency = threads;
+            return this;
+        }
+
+        public Ingester build() {
+            return new Ingester(this);
+        }
     }
 
     /**
@@ -247,7 +348,7 @@ public final class Ingester implements AutoCloseable {
             }
         }
         Map<Record, Failure> failures = winners.isEmpty() ? Map.of()
-                : recordStore.write(new ArrayList<>(winners.values()), deadline);
+                : recordsTable.write(new ArrayList<>(winners.values()), deadline);
         for (Map.Entry<String, Record> entry : winners.entrySet()) {
             Failure failure = failures.get(entry.getValue());
             if (failure == null) {
@@ -263,7 +364,7 @@ public final class Ingester implements AutoCloseable {
 
     /** Offers the newest file of each what:where in the batch to the latest table. */
     private void keepLatest(List<BatchObject> objects) {
-        if (!recordStore.keepsLatest()) {
+        if (latestTable == null) {
             return;
         }
         List<BatchObject> written = new ArrayList<>();
@@ -282,7 +383,7 @@ public final class Ingester implements AutoCloseable {
         List<BatchObject> offered = new ArrayList<>(newest.values());
         List<Future<?>> pending = new ArrayList<>(offered.size());
         for (BatchObject object : offered) {
-            pending.add(executor.submit(() -> recordStore.offerLatest(object.records.get(0))));
+            pending.add(executor.submit(() -> latestTable.offer(object.records.get(0))));
         }
         for (int i = 0; i < pending.size(); i++) {
             try {

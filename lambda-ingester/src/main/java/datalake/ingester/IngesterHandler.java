@@ -4,16 +4,12 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import datalake.lambda.Environment;
+import datalake.lambda.SdkClientFactory;
 import datalake.lambda.SnapshotPriming;
-import datalake.records.RecordFactory;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.sns.SnsClient;
-import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The Lambda entry point ({@code datalake.ingester.IngesterHandler::handleRequest}) for SQS batches
@@ -33,19 +29,24 @@ public final class IngesterHandler implements RequestHandler<SQSEvent, SQSBatchR
     private final SnapshotPriming priming;
 
     /**
-     * For Lambda: configuration from the environment, SDK clients from it and the SDK's own settings,
-     * and SnapStart priming registered for the snapshot (a no-op on a JVM without CRaC).
+     * For Lambda: configuration from the environment, SDK clients from lambda-support's factory (the
+     * SDK's own endpoint settings), and SnapStart priming registered for the snapshot (a no-op on a JVM
+     * without CRaC).
      */
     public IngesterHandler() {
-        this(IngesterConfig.fromEnvironment(System.getenv()));
+        this(Environment.system());
     }
 
-    private IngesterHandler(IngesterConfig config) {
-        this(aws(config, SdkClients.create(config)), Clock.systemUTC(),
-                SnapshotPriming.register(new Priming(config)::prime));
+    private IngesterHandler(Environment env) {
+        this(IngesterConfig.from(env), SdkClientFactory.forFunction(env, Ingester.DEFAULT_CONCURRENCY));
     }
 
-    /** For tests and the local runner: an ingester built with {@link #aws} or from its collaborators. */
+    private IngesterHandler(IngesterConfig config, SdkClientFactory clients) {
+        this(Ingester.forAws(config, IngesterClients.from(clients, config)).build(), Clock.systemUTC(),
+                SnapshotPriming.register(new Priming(config), config.region()));
+    }
+
+    /** For tests and the local runner: an ingester built with {@link Ingester#forAws} or {@link Ingester#builder}. */
     public IngesterHandler(Ingester ingester) {
         this(ingester, Clock.systemUTC());
     }
@@ -58,32 +59,6 @@ public final class IngesterHandler implements RequestHandler<SQSEvent, SQSBatchR
         this.ingester = ingester;
         this.clock = clock;
         this.priming = priming;
-    }
-
-    /**
-     * The AWS ingester on given SDK clients (the runner's, pointed at emulators): S3 HeadObject,
-     * DynamoDB writes, SNS reports when the config names a topic, the SQS DLQ; logs and metrics on
-     * standard output.
-     */
-    public static Ingester aws(IngesterConfig config, S3Client s3, DynamoDbClient dynamoDb, SnsClient sns, SqsClient sqs) {
-        return aws(config, new SdkClients(s3, dynamoDb, sns, sqs));
-    }
-
-    private static Ingester aws(IngesterConfig config, SdkClients clients) {
-        Clock clock = Clock.systemUTC();
-        // SecureRandom: SnapStart restores one snapshot in many sandboxes, which must not share jitter.
-        Backoff backoff = new Backoff(Backoff.DEFAULT_BASE, Backoff.DEFAULT_CAP, Sleeper.SYSTEM, new SecureRandom());
-        return new Ingester(
-                new RecordFactory(config.maxBucketSpan(), config.retentionDays()),
-                new S3ObjectStore(clients.s3()),
-                new DynamoDbRecordStore(clients.dynamoDb(), config.recordsTable(), config.latestTable(), backoff),
-                config.reportTopicArn() == null ? ReportPublisher.NONE
-                        : new SnsReportPublisher(clients.sns(), config.reportTopicArn()),
-                new SqsDeadLetterQueue(clients.sqs(), config.deadLetterUrl()),
-                Telemetry.toStandardOutput(),
-                clock,
-                config.functionName(),
-                Ingester.DEFAULT_CONCURRENCY);
     }
 
     @Override

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads a queue message body, in every shape of DESIGN.md: an S3 event ({@code {"Records":[...]}}),
+ * Reads a queue message body, in every shape of docs/DESIGN.md ("Messages"): an S3 event ({@code {"Records":[...]}}),
  * an SNS envelope whose {@code Message} is one (raw delivery is the bare S3 event), an EventBridge
  * event from {@code aws.s3}, or an {@code s3:TestEvent}. Fails with {@link NotificationException}:
  * every failure here is permanent, since the same body never parses differently.

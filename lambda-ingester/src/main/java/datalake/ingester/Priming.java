@@ -1,25 +1,40 @@
 package datalake.ingester;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-import datalake.records.RecordFactory;
+import datalake.lambda.CannedHttpClient.Answer;
+import datalake.lambda.SdkClientFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Random;
+import java.util.Map;
 
 /**
- * SnapStart priming: before the snapshot, one batch goes through a complete ingester built on
- * {@link SdkClients#priming} (a raw S3 event, the same in an SNS envelope, and a message that is not
- * JSON), so the snapshot holds the classes, and the warmed code, of parsing, validation, the records,
- * the SDK's marshalling, signing and unmarshalling, the reports and the dead letters. Nothing is sent:
- * the priming clients answer from {@link PrimingHttpClient}, with dummy credentials, and their logs
- * and metrics go nowhere. Best effort: a failure is logged and the snapshot is taken anyway.
+ * The ingester's SnapStart priming: one batch (a raw S3 event, the same in an SNS envelope, and a
+ * message that is not JSON) through the ingester the handler builds ({@link Ingester#forAws}), so
+ * that the snapshot holds parsing, validation, the records, the SDK's HeadObject, BatchWriteItem,
+ * PutItem, PublishBatch and SendMessageBatch, the reports and the dead letters, loaded and warmed.
+ * Its logs and metrics are written and discarded: priming must not count as traffic.
  */
-final class Priming {
+final class Priming implements datalake.lambda.Priming {
     static final String RAW_S3_EVENT = "{\"Records\":[{\"eventVersion\":\"2.1\",\"eventSource\":\"aws:s3\","
             + "\"awsRegion\":\"us-east-1\",\"eventTime\":\"2015-03-19T23:45:20.345Z\",\"eventName\":\"ObjectCreated:Put\","
             + "\"s3\":{\"s3SchemaVersion\":\"1.0\",\"bucket\":{\"name\":\"priming\",\"arn\":\"arn:aws:s3:::priming\"},"
             + "\"object\":{\"key\":\"priming/data+1\",\"size\":7,\"sequencer\":\"0055AED6DCD90281E5\"}}}]}";
+    /** The user metadata of the object every HEAD describes. */
+    static final String METADATA = "{\"version\":0,\"start\":1426809920345,\"end\":null,\"where\":\"priming\","
+            + "\"what\":\"priming\",\"id\":\"priming\",\"hash\":\"0123456789abcdef0123456789abcdef\","
+            + "\"work_id\":null,\"path\":\"/priming\"}";
+    /** The answer of each call the batch makes. */
+    static final List<Answer> ANSWERS = List.of(
+            new Answer("HEAD", Map.of("Content-Length", "7", "Last-Modified", "Thu, 19 Mar 2015 23:45:20 GMT",
+                    "ETag", "\"d41d8cd98f00b204e9800998ecf8427e\"", "x-amz-meta-datalake", METADATA), ""),
+            Answer.body("BatchWriteItem", "{\"UnprocessedItems\":{}}"),
+            Answer.body("PutItem", "{}"),
+            Answer.body("SendMessageBatch", "{\"Successful\":[],\"Failed\":[]}"),
+            // SNS speaks the query protocol: an XML answer.
+            Answer.body("PublishBatch", "<PublishBatchResponse xmlns=\"http://sns.amazonaws.com/doc/2010-03-31/\">"
+                    + "<PublishBatchResult><Successful/><Failed/></PublishBatchResult><ResponseMetadata>"
+                    + "<RequestId>priming</RequestId></ResponseMetadata></PublishBatchResponse>"));
 
     private final IngesterConfig config;
 
@@ -27,31 +42,21 @@ final class Priming {
         this.config = config;
     }
 
-    /** Runs the priming batch; returns how many HTTP calls the priming clients answered. */
-    int prime() {
-        PrimingHttpClient http = new PrimingHttpClient();
-        SdkClients clients = SdkClients.priming(config, http);
+    @Override
+    public List<Answer> answers() {
+        return ANSWERS;
+    }
+
+    @Override
+    public void run(SdkClientFactory factory) {
         Clock clock = Clock.systemUTC();
-        try (Ingester ingester = new Ingester(
-                new RecordFactory(config.maxBucketSpan(), config.retentionDays()),
-                new S3ObjectStore(clients.s3()),
-                new DynamoDbRecordStore(clients.dynamoDb(), config.recordsTable(), config.latestTable(),
-                        new Backoff(Backoff.DEFAULT_BASE, Backoff.DEFAULT_CAP, Sleeper.SYSTEM, new Random(0))),
-                config.reportTopicArn() == null ? ReportPublisher.NONE
-                        : new SnsReportPublisher(clients.sns(), config.reportTopicArn()),
-                new SqsDeadLetterQueue(clients.sqs(), config.deadLetterUrl()),
-                new Telemetry(line -> { }, clock),
-                clock,
-                config.functionName(),
-                2)) {
+        try (IngesterClients clients = IngesterClients.from(factory, config);
+             Ingester ingester = Ingester.forAws(config, clients).telemetry(Telemetry.discarding()).build()) {
             ingester.handle(List.of(
                     message("priming-0", RAW_S3_EVENT),
                     message("priming-1", snsEnvelope(RAW_S3_EVENT)),
                     message("priming-2", "not JSON")), Deadline.after(clock, Duration.ofSeconds(10)), "priming");
-        } finally {
-            clients.close();
         }
-        return http.calls();
     }
 
     private static SQSEvent.SQSMessage message(String id, String body) {

@@ -59,7 +59,7 @@ final class Fakes {
     }
 
     /** A table and a latest table with DynamoDB's semantics; writes may be made to fail. */
-    static final class Records implements RecordStore {
+    static final class Records implements RecordsTable, LatestTable {
         final Map<String, Record> table = new LinkedHashMap<>();
         final Map<String, Record> latest = new LinkedHashMap<>();
         final List<List<Record>> writes = new ArrayList<>();
@@ -97,13 +97,13 @@ final class Fakes {
             return failed;
         }
 
-        @Override
-        public boolean keepsLatest() {
-            return keepsLatest;
+        /** This fake as the latest table, or null when it keeps none. */
+        LatestTable latestTable() {
+            return keepsLatest ? this : null;
         }
 
         @Override
-        public synchronized boolean offerLatest(Record record) {
+        public synchronized boolean offer(Record record) {
             if (latestError != null) {
                 throw latestError;
             }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import datalake.lambda.ConfigurationException;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -6,9 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-import datalake.ingester.IngestStack.ReceivedReport;
-import datalake.localstack.LocalAws;
-import datalake.localstack.StackOptions;
+import datalake.emulators.Deployment;
+import datalake.emulators.Emulators;
+import datalake.emulators.EmulatorsExtension;
+import datalake.ingester.IngesterHarness.ReceivedReport;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
 import datalake.records.StatusReport;
@@ -24,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.core.SdkResponse;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
@@ -41,9 +42,9 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * Local, each asserting the final state: throttling (UnprocessedItems), SNS unreachable, the same
  * notification three times, and Put, Copy, Put of one key handled out of order.
  */
+@ExtendWith(EmulatorsExtension.class)
 class IngesterFaultsIT {
-    @RegisterExtension
-    static final LocalAws AWS = LocalAws.shared();
+        static final Emulators AWS = Emulators.shared();
     private final List<AutoCloseable> closing = new ArrayList<>();
 
     @AfterEach
@@ -53,30 +54,25 @@ class IngesterFaultsIT {
         }
     }
 
-    private IngestStack stack(String hint) {
-        IngestStack s = IngestStack.create(IngesterIT.MOTO, hint, StackOptions.defaults());
+    private IngesterHarness stack(String hint) {
+        IngesterHarness s = IngesterHarness.create(Emulators.shared(), hint, Deployment.Options.defaults());
         closing.add(s);
         return s;
     }
 
     /** The AWS ingester on the given DynamoDB and SNS clients, logging into {@code s.logLines}. */
-    private Ingester ingester(IngestStack s, DynamoDbClient dynamoDb, SnsClient sns) {
+    private Ingester ingester(IngesterHarness s, DynamoDbClient dynamoDb, SnsClient sns) {
         IngesterConfig config = s.config();
-        Ingester ingester = new Ingester(
-                new RecordFactory(config.maxBucketSpan(), config.retentionDays()),
-                new S3ObjectStore(AWS.s3()),
-                new DynamoDbRecordStore(dynamoDb, config.recordsTable(), config.latestTable(),
-                        new Backoff(Backoff.DEFAULT_BASE, Backoff.DEFAULT_CAP, Sleeper.SYSTEM, new SecureRandom())),
-                new SnsReportPublisher(sns, config.reportTopicArn()),
-                new SqsDeadLetterQueue(AWS.sqs(), config.deadLetterUrl()),
-                new Telemetry(s.logLines::add, Clock.systemUTC()),
-                Clock.systemUTC(), "ingester-faults-it", Ingester.DEFAULT_CONCURRENCY);
+        Ingester ingester = Ingester.forAws(config, new IngesterClients(AWS.s3(), dynamoDb, sns, AWS.sqs()))
+                .telemetry(new Telemetry(s.logLines::add, Clock.systemUTC()))
+                .functionName("ingester-faults-it")
+                .build();
         closing.add(ingester);
         return ingester;
     }
 
     /** One invocation with a given time budget; acknowledged messages are deleted, as Lambda does. */
-    private static Set<String> invoke(IngestStack s, Ingester ingester, List<Message> batch, Duration budget) {
+    private static Set<String> invoke(IngesterHarness s, Ingester ingester, List<Message> batch, Duration budget) {
         List<SQSEvent.SQSMessage> messages = new ArrayList<>();
         for (Message m : batch) {
             SQSEvent.SQSMessage message = new SQSEvent.SQSMessage();
@@ -90,7 +86,7 @@ class IngesterFaultsIT {
                 .getBatchItemFailures().stream().map(f -> f.getItemIdentifier()).collect(Collectors.toSet());
         for (Message m : batch) {
             if (!failed.contains(m.messageId())) {
-                AWS.sqs().deleteMessage(r -> r.queueUrl(s.stack.ingestQueueUrl()).receiptHandle(m.receiptHandle()));
+                AWS.sqs().deleteMessage(r -> r.queueUrl(s.deployment.ingestQueueUrl()).receiptHandle(m.receiptHandle()));
             }
         }
         return failed;
@@ -99,10 +95,10 @@ class IngesterFaultsIT {
     @Test
     void throttlingThatPersistsIsRetriedWithBackoffThenHandedBackInsideTheBudget() {
         // given a table whose every BatchWriteItem answers all its items as UnprocessedItems
-        IngestStack s = stack("throttle-persists");
+        IngesterHarness s = stack("throttle-persists");
         Throttle throttle = new Throttle(Integer.MAX_VALUE);
-        DynamoDbClient throttled = IngesterIT.MOTO.dynamoDbBuilder()
-                .overrideConfiguration(o -> o.addExecutionInterceptor(throttle)).build();
+        DynamoDbClient throttled = AWS.dynamoDbClients().build(DynamoDbClient.builder(),
+                o -> o.addExecutionInterceptor(throttle));
         closing.add(throttled);
         Ingester ingester = ingester(s, throttled, AWS.sns());
         s.put("busy.log", metadata("busy", START, null));
@@ -118,8 +114,8 @@ class IngesterFaultsIT {
         assertTrue(throttle.calls.get() >= 3, "retried several times: " + throttle.calls.get());
         assertTrue(tookMillis < 2_000, "stopped inside the budget: " + tookMillis + " ms");
         assertTrue(s.logLines.stream().anyMatch(l -> l.contains("\"error_kind\":\"TimeBudget\"")), String.join("\n", s.logLines));
-        s.assertEmpty(s.stack.reportInspectionQueueUrl());
-        s.assertEmpty(s.stack.deadLetterQueueUrl());
+        s.assertEmpty(s.deployment.reportInspectionQueueUrl());
+        s.assertEmpty(s.deployment.deadLetterQueueUrl());
 
         // when the throttling ends and SQS delivers the message again
         throttle.remaining.set(0);
@@ -129,15 +125,15 @@ class IngesterFaultsIT {
         // then the file is indexed once and reported once
         assertEquals(List.of("busy"), s.records().stream().map(r -> r.metadata().id()).toList());
         assertEquals(StatusReport.Status.SUCCESS, s.reports(1).get(0).report().status());
-        s.assertEmpty(s.stack.ingestQueueUrl());
+        s.assertEmpty(s.deployment.ingestQueueUrl());
     }
 
     @Test
     void throttlingThatPassesIsAbsorbedByTheBackoffInOneInvocation() {
-        IngestStack s = stack("throttle-passes");
+        IngesterHarness s = stack("throttle-passes");
         Throttle throttle = new Throttle(3);
-        DynamoDbClient throttled = IngesterIT.MOTO.dynamoDbBuilder()
-                .overrideConfiguration(o -> o.addExecutionInterceptor(throttle)).build();
+        DynamoDbClient throttled = AWS.dynamoDbClients().build(DynamoDbClient.builder(),
+                o -> o.addExecutionInterceptor(throttle));
         closing.add(throttled);
         s.put("a.log", metadata("a", START, null));
         s.put("b.log", metadata("b", START, null));
@@ -153,12 +149,12 @@ class IngesterFaultsIT {
     @Test
     void snsUnreachableStillWritesTheRecordsAndRetriesNothing() {
         // given SNS refusing connections (PublishBatch to a closed port)
-        IngestStack s = stack("sns-down");
+        IngesterHarness s = stack("sns-down");
         FaultInjector faults = new FaultInjector();
         faults.fail("PublishBatch");
         faults.fail("Publish");
-        SnsClient sns = datalake.localstack.AwsClients.snsBuilder(AWS.motoEndpoint())
-                .overrideConfiguration(o -> o.addExecutionInterceptor(faults).retryStrategy(RetryMode.STANDARD)).build();
+        SnsClient sns = AWS.s3Clients().build(SnsClient.builder(),
+                o -> o.addExecutionInterceptor(faults).retryStrategy(RetryMode.STANDARD));
         closing.add(sns);
         s.put("f.log", metadata("f", START, null));
         s.put("g.log", metadata("g", START, null));
@@ -170,8 +166,8 @@ class IngesterFaultsIT {
         assertEquals(Set.of(), retried);
         assertTrue(faults.injected.get() > 0);
         assertEquals(List.of("f", "g"), s.records().stream().map(r -> r.metadata().id()).sorted().toList());
-        s.assertEmpty(s.stack.ingestQueueUrl());
-        s.assertEmpty(s.stack.reportInspectionQueueUrl());
+        s.assertEmpty(s.deployment.ingestQueueUrl());
+        s.assertEmpty(s.deployment.reportInspectionQueueUrl());
         // and the failure is logged for each message and counted in the metrics
         assertEquals(2, s.logLines.stream().filter(l -> l.contains("report not published")).count(), String.join("\n", s.logLines));
         assertTrue(s.logLines.stream().anyMatch(l -> l.contains("\"ReportsFailed\":2")), String.join("\n", s.logLines));
@@ -180,7 +176,7 @@ class IngesterFaultsIT {
     @Test
     void theSameNotificationDeliveredThreeTimesIsOneRecordAndThreeReports() {
         // given one upload, and its notification delivered twice more (SQS is at least once)
-        IngestStack s = stack("three-times");
+        IngesterHarness s = stack("three-times");
         s.put("once.log", metadata("once", START, START + TestFiles.DAY));
         Message first = s.receive(1).get(0);
         s.send(first.body());
@@ -197,15 +193,15 @@ class IngesterFaultsIT {
         List<ReceivedReport> reports = s.reports(3);
         assertEquals(1, reports.stream().map(r -> r.report().records()).distinct().count());
         assertTrue(reports.stream().allMatch(r -> r.report().status() == StatusReport.Status.SUCCESS));
-        s.assertEmpty(s.stack.deadLetterQueueUrl());
-        s.assertEmpty(s.stack.ingestQueueUrl());
+        s.assertEmpty(s.deployment.deadLetterQueueUrl());
+        s.assertEmpty(s.deployment.ingestQueueUrl());
         assertEquals("once", s.latest("syslog", "webserver02").metadata().id());
     }
 
     @Test
     void putCopyPutOfOneKeyHandledInReverseOrderEndsWithTheObjectAsItIs() {
         // given key k written three times: a put (id a), a copy of another object (id b), a put (id c)
-        IngestStack s = stack("put-copy-put");
+        IngesterHarness s = stack("put-copy-put");
         s.put("other.log", metadata("b", START, null));
         s.put("k.log", metadata("a", START, null));
         AWS.s3().copyObject(r -> r.sourceBucket(s.bucket()).sourceKey("other.log")
@@ -226,7 +222,7 @@ class IngesterFaultsIT {
         s.records().forEach(r -> urlById.put(r.metadata().id(), r.url()));
         assertEquals(Map.of("b", "s3://" + s.bucket() + "/other.log", "c", "s3://" + s.bucket() + "/k.log"), urlById);
         assertEquals(4, s.reports(4).size());
-        s.assertEmpty(s.stack.deadLetterQueueUrl());
+        s.assertEmpty(s.deployment.deadLetterQueueUrl());
     }
 
     /** Answers BatchWriteItem with every item unprocessed, {@code remaining} times, as a throttled table does. */

@@ -46,8 +46,17 @@ class IngesterHandlerTest {
         deadLetters.failing = true;
         FakeClock clock = new FakeClock();
         Fakes.Lines lines = new Fakes.Lines();
-        try (Ingester ingester = new Ingester(new RecordFactory(), new Fakes.Objects(), new Fakes.Records(false),
-                new Fakes.Reports(), deadLetters, lines.telemetry(clock), clock, "test", 2)) {
+        try (Ingester ingester = Ingester.builder()
+                .recordFactory(new RecordFactory())
+                .objects(new Fakes.Objects())
+                .records(new Fakes.Records(false))
+                .reports(new Fakes.Reports())
+                .deadLetters(deadLetters)
+                .telemetry(lines.telemetry(clock))
+                .clock(clock)
+                .functionName("test")
+                .concurrency(2)
+                .build()) {
             IngesterHandler handler = new IngesterHandler(ingester, clock);
             SQSEvent event = EventLoader.loadSQSEvent("events/sqs/mixed-batch.json");
 
@@ -67,8 +76,17 @@ class IngesterHandlerTest {
     @Test
     void anEmptyEventIsAnEmptyAnswer() {
         FakeClock clock = new FakeClock();
-        try (Ingester ingester = new Ingester(new RecordFactory(), new Fakes.Objects(), new Fakes.Records(false),
-                new Fakes.Reports(), new Fakes.DeadLetters(), new Fakes.Lines().telemetry(clock), clock, "test", 1)) {
+        try (Ingester ingester = Ingester.builder()
+                .recordFactory(new RecordFactory())
+                .objects(new Fakes.Objects())
+                .records(new Fakes.Records(false))
+                .reports(new Fakes.Reports())
+                .deadLetters(new Fakes.DeadLetters())
+                .telemetry(new Fakes.Lines().telemetry(clock))
+                .clock(clock)
+                .functionName("test")
+                .concurrency(1)
+                .build()) {
             IngesterHandler handler = new IngesterHandler(ingester, clock);
 
             assertEquals(List.of(), handler.handleRequest(new SQSEvent(), null).getBatchItemFailures());

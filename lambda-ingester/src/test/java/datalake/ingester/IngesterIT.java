@@ -4,16 +4,17 @@ import static datalake.ingester.TestFiles.START;
 import static datalake.ingester.TestFiles.metadata;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import datalake.ingester.IngestStack.ReceivedReport;
-import datalake.localstack.AwsClients;
-import datalake.localstack.LocalAws;
-import datalake.localstack.StackResources;
+import datalake.emulators.AwsEndpoints;
+import datalake.emulators.Deployment;
+import datalake.emulators.Emulators;
+import datalake.emulators.EmulatorsExtension;
+import datalake.ingester.IngesterHarness.ReceivedReport;
 import datalake.records.StatusReport;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
@@ -23,59 +24,21 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /** The scenarios against moto (S3, SQS, SNS) and in-process DynamoDB Local: no Docker needed. */
+@ExtendWith(EmulatorsExtension.class)
 class IngesterIT extends IngesterScenarios {
-    @RegisterExtension
-    static final LocalAws AWS = LocalAws.shared();
-
-    /** Also used by {@link IngesterMemoryIT}. */
-    static final IngestBackend MOTO = new IngestBackend() {
-        @Override
-        public String name() {
-            return "moto + DynamoDB Local";
-        }
-
-        @Override
-        public S3Client s3() {
-            return AWS.s3();
-        }
-
-        @Override
-        public SqsClient sqs() {
-            return AWS.sqs();
-        }
-
-        @Override
-        public SnsClient sns() {
-            return AWS.sns();
-        }
-
-        @Override
-        public DynamoDbClient dynamoDb() {
-            return AWS.dynamoDb();
-        }
-
-        @Override
-        public DynamoDbClientBuilder dynamoDbBuilder() {
-            return AwsClients.dynamoDbBuilder(AWS.dynamoDbEndpoint());
-        }
-
-        @Override
-        public Map<String, String> endpointEnvironment() {
-            return AWS.endpointEnvironment();
-        }
-    };
+    static final Emulators AWS = Emulators.shared();
 
     @Override
-    IngestBackend backend() {
-        return MOTO;
+    AwsEndpoints backend() {
+        return AWS;
     }
 
     @Test
     void dynamoDbStoppedForAMomentSendsTheBatchBackAndNothingIsLost() {
         // given an upload, and DynamoDB Local stopped
-        IngestStack s = stack();
-        DynamoDbClient dynamoDb = AwsClients.dynamoDbBuilder(AWS.dynamoDbEndpoint())
-                .overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD)).build();
+        IngesterHarness s = stack();
+        DynamoDbClient dynamoDb = AWS.dynamoDbClients().build(DynamoDbClient.builder(),
+                o -> o.retryStrategy(RetryMode.STANDARD));
         IngesterHandler handler = s.handler(s.config(), dynamoDb);
         s.put("f.log", metadata("f", START, null));
         List<Message> batch = s.receive(1);
@@ -90,10 +53,10 @@ class IngesterIT extends IngesterScenarios {
 
         // then the message comes back, and no report claims anything
         assertEquals(Set.of(batch.get(0).messageId()), retried);
-        s.assertEmpty(s.stack.reportInspectionQueueUrl());
+        s.assertEmpty(s.deployment.reportInspectionQueueUrl());
 
         // when DynamoDB is back (empty: DynamoDB Local keeps tables in memory) and SQS redelivers
-        StackResources.on(AWS).create(s.stack.names(), s.stack.options());
+        Deployment.create(AWS, s.deployment.names(), s.deployment.options());
         s.expireVisibility(batch);
         assertEquals(Set.of(), s.handle(handler, s.receive(1)));
 

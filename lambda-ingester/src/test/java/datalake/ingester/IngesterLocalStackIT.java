@@ -2,10 +2,12 @@ package datalake.ingester;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import datalake.localstack.AwsClients;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import datalake.emulators.AwsEndpoints;
+import datalake.emulators.Emulators;
+import datalake.lambda.SdkClientFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.testcontainers.DockerClientFactory;
@@ -13,7 +15,6 @@ import org.testcontainers.containers.localstack.LocalStackContainer;
 import org.testcontainers.containers.localstack.LocalStackContainer.Service;
 import org.testcontainers.utility.DockerImageName;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -23,14 +24,14 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * GitHub) they run; elsewhere the class is skipped with the reason.
  *
  * <p>The image is pinned to the last LocalStack release that starts without an auth token
- * ({@code -Ddatalake.localstack.image} picks another; {@code LOCALSTACK_AUTH_TOKEN}, when set, is
+ * ({@code -Ddatalake.emulators.image} picks another; {@code LOCALSTACK_AUTH_TOKEN}, when set, is
  * passed on for the newer images that need one).
  */
 class IngesterLocalStackIT extends IngesterScenarios {
-    static final String IMAGE = System.getProperty("datalake.localstack.image", "localstack/localstack:4.12.0");
+    static final String IMAGE = System.getProperty("datalake.emulators.image", "localstack/localstack:4.12.0");
 
     private static LocalStackContainer localStack;
-    private static IngestBackend backend;
+    private static AwsEndpoints backend;
 
     @BeforeAll
     static void startLocalStack() {
@@ -66,24 +67,24 @@ class IngesterLocalStackIT extends IngesterScenarios {
     }
 
     @Override
-    IngestBackend backend() {
+    AwsEndpoints backend() {
         return backend;
     }
 
     /** SDK clients on LocalStack's single endpoint (the same builders as for moto: path-style S3). */
-    private static final class LocalStackBackend implements IngestBackend, AutoCloseable {
-        private final URI endpoint;
+    private static final class LocalStackBackend implements AwsEndpoints, AutoCloseable {
+        private final SdkClientFactory clients;
         private final S3Client s3;
         private final SqsClient sqs;
         private final SnsClient sns;
         private final DynamoDbClient dynamoDb;
 
         LocalStackBackend(URI endpoint) {
-            this.endpoint = endpoint;
-            this.s3 = AwsClients.s3(endpoint);
-            this.sqs = AwsClients.sqs(endpoint);
-            this.sns = AwsClients.sns(endpoint);
-            this.dynamoDb = AwsClients.dynamoDb(endpoint);
+            this.clients = Emulators.clientsFor(endpoint);
+            this.s3 = clients.build(S3Client.builder().forcePathStyle(true));
+            this.sqs = clients.build(SqsClient.builder());
+            this.sns = clients.build(SnsClient.builder());
+            this.dynamoDb = clients.build(DynamoDbClient.builder());
         }
 
         @Override
@@ -112,15 +113,20 @@ class IngesterLocalStackIT extends IngesterScenarios {
         }
 
         @Override
-        public DynamoDbClientBuilder dynamoDbBuilder() {
-            return AwsClients.dynamoDbBuilder(endpoint);
+        public SdkClientFactory dynamoDbClients() {
+            return clients;
+        }
+
+        @Override
+        public SdkClientFactory s3Clients() {
+            return clients;
         }
 
         @Override
         public Map<String, String> endpointEnvironment() {
             Map<String, String> env = new LinkedHashMap<>();
-            env.put("AWS_ENDPOINT_URL", endpoint.toString());
-            env.put("AWS_REGION", AwsClients.REGION.id());
+            env.put("AWS_ENDPOINT_URL", clients.endpoint().orElseThrow().toString());
+            env.put("AWS_REGION", Emulators.REGION.id());
             env.put("AWS_ACCESS_KEY_ID", "test");
             env.put("AWS_SECRET_ACCESS_KEY", "test");
             return env;

@@ -7,13 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import datalake.localstack.LocalAws;
-import datalake.localstack.StackOptions;
+import datalake.emulators.Deployment;
+import datalake.emulators.Emulators;
+import datalake.emulators.EmulatorsExtension;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
@@ -21,14 +22,14 @@ import software.amazon.awssdk.core.sync.RequestBody;
  * values (path, hash, work_id) nor object contents, and every line is one JSON document: metadata or
  * keys with newlines and quotes stay inside a JSON string and cannot forge a line.
  */
+@ExtendWith(EmulatorsExtension.class)
 class IngesterLogSafetyIT {
-    @RegisterExtension
-    static final LocalAws AWS = LocalAws.shared();
+        static final Emulators AWS = Emulators.shared();
     private static final String PATH = "/srv/secret-path-7f3a/a\\\"\\n{\\\"forged\\\":1}.bin";
     private static final String HASH = "feedfacecafebeef0123456789abcdef";
     private static final String WORK_ID = "secret-work-9c1d";
     private static final String CONTENT = "CONTENT-SECRET-42";
-    private IngestStack stack;
+    private IngesterHarness stack;
 
     @AfterEach
     void close() {
@@ -48,7 +49,7 @@ class IngesterLogSafetyIT {
     @Test
     void logsAreJsonLinesWithoutMetadataValuesOrContent() throws Exception {
         // given files whose path, hash, work_id and content are distinctive, some made to break lines
-        stack = IngestStack.create(IngesterIT.MOTO, "log-safety", StackOptions.defaults());
+        stack = IngesterHarness.create(Emulators.shared(), "log-safety", Deployment.Options.defaults());
         put("good.log", metadata("web", "good", PATH, WORK_ID));
         put("bad-where.log", metadata("Evil\\n{\\\"forged\\\":1}\\\"", "badwhere", PATH, WORK_ID));
         put("bad-id.log", metadata("web", "bad id\\n{\\\"forged\\\":1}", PATH, WORK_ID));

@@ -6,15 +6,16 @@ import static datalake.ingester.TestFiles.metadata;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import datalake.localstack.LocalAws;
-import datalake.localstack.StackOptions;
+import datalake.emulators.Deployment;
+import datalake.emulators.Emulators;
+import datalake.emulators.EmulatorsExtension;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
@@ -22,9 +23,9 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * in a 128 MB heap. Failsafe runs this class alone in a JVM started with -Xmx128m (execution
  * {@code memory-128m} in the pom), against moto and in-process DynamoDB Local, which share the heap.
  */
+@ExtendWith(EmulatorsExtension.class)
 class IngesterMemoryIT {
-    @RegisterExtension
-    static final LocalAws AWS = LocalAws.shared();
+        static final Emulators AWS = Emulators.shared();
     private static final long MB = 1024 * 1024;
 
     @Test
@@ -32,7 +33,7 @@ class IngesterMemoryIT {
         // given a JVM whose heap is capped at 128 MB
         long maxHeap = Runtime.getRuntime().maxMemory();
         assertTrue(maxHeap <= 128 * MB, "this test must run with -Xmx128m, not with " + maxHeap / MB + " MB");
-        try (IngestStack s = IngestStack.create(IngesterIT.MOTO, "memory", StackOptions.defaults())) {
+        try (IngesterHarness s = IngesterHarness.create(Emulators.shared(), "memory", Deployment.Options.defaults())) {
             // and ten uploads of files spanning 30 day buckets each
             for (int i = 0; i < 10; i++) {
                 s.put("month-" + i + ".log", metadata("syslog", "webserver" + i, "month" + i, START,

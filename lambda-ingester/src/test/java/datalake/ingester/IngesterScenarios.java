@@ -6,9 +6,10 @@ import static datalake.ingester.TestFiles.metadata;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import datalake.ingester.IngestStack.ReceivedReport;
-import datalake.localstack.StackOptions;
-import datalake.localstack.StackOptions.NotificationRoute;
+import datalake.emulators.AwsEndpoints;
+import datalake.emulators.Deployment.NotificationRoute;
+import datalake.emulators.Deployment;
+import datalake.ingester.IngesterHarness.ReceivedReport;
 import datalake.records.Record;
 import datalake.records.StatusReport;
 import datalake.records.TimeBuckets;
@@ -40,10 +41,10 @@ import software.amazon.awssdk.services.sqs.model.Message;
  */
 abstract class IngesterScenarios {
     private static final long HOUR = 3_600_000L;
-    private final List<IngestStack> stacks = new ArrayList<>();
+    private final List<IngesterHarness> stacks = new ArrayList<>();
     private String testName = "ingester";
 
-    abstract IngestBackend backend();
+    abstract AwsEndpoints backend();
 
     @BeforeEach
     void name(TestInfo info) {
@@ -52,17 +53,17 @@ abstract class IngesterScenarios {
 
     @AfterEach
     void closeStacks() {
-        stacks.forEach(IngestStack::close);
+        stacks.forEach(IngesterHarness::close);
     }
 
-    IngestStack stack(StackOptions options) {
-        IngestStack stack = IngestStack.create(backend(), testName, options);
+    IngesterHarness stack(Deployment.Options options) {
+        IngesterHarness stack = IngesterHarness.create(backend(), testName, options);
         stacks.add(stack);
         return stack;
     }
 
-    IngestStack stack() {
-        return stack(StackOptions.defaults());
+    IngesterHarness stack() {
+        return stack(Deployment.Options.defaults());
     }
 
     static long millis(HeadObjectResponse head) {
@@ -71,16 +72,16 @@ abstract class IngesterScenarios {
 
     static Stream<Arguments> routes() {
         return Stream.of(
-                Arguments.of("S3 -> SNS (envelope) -> SQS", StackOptions.defaults()),
-                Arguments.of("S3 -> SNS (raw) -> SQS", StackOptions.defaults().withRawDelivery(true)),
-                Arguments.of("S3 -> SQS", StackOptions.defaults().withNotificationRoute(NotificationRoute.QUEUE)));
+                Arguments.of("S3 -> SNS (envelope) -> SQS", Deployment.Options.defaults()),
+                Arguments.of("S3 -> SNS (raw) -> SQS", Deployment.Options.defaults().withRawDelivery(true)),
+                Arguments.of("S3 -> SQS", Deployment.Options.defaults().withNotificationRoute(NotificationRoute.QUEUE)));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("routes")
-    void aFileInOneBucketIsIndexedThroughEveryRoute(String route, StackOptions options) {
+    void aFileInOneBucketIsIndexedThroughEveryRoute(String route, Deployment.Options options) {
         // given a file of one hour, uploaded
-        IngestStack s = stack(options);
+        IngesterHarness s = stack(options);
         HeadObjectResponse head = s.put("2024/05/14/one.log", metadata("f1", START, START + HOUR));
 
         // when the notification S3 sent is handled
@@ -103,13 +104,13 @@ abstract class IngesterScenarios {
         assertEquals(List.of(StatusReport.FileRecord.of(record)), report.report().records());
         assertEquals(Map.of("status", "success", "what", "syslog"), report.attributes());
         // and the message is gone from the queue, nothing dead-lettered
-        s.assertEmpty(s.stack.ingestQueueUrl());
-        s.assertEmpty(s.stack.deadLetterQueueUrl());
+        s.assertEmpty(s.deployment.ingestQueueUrl());
+        s.assertEmpty(s.deployment.deadLetterQueueUrl());
     }
 
     @Test
     void aFileSpanningThreeBucketsHasThreeRecordsAndOneReportEntry() {
-        IngestStack s = stack();
+        IngesterHarness s = stack();
         long end = (TimeBuckets.bucketOf(START) + 2) * DAY + 5;
         s.put("three-days.log", metadata("f3", START, end));
 
@@ -126,7 +127,7 @@ abstract class IngesterScenarios {
 
     @Test
     void nullEndAndNullOrSetWorkIdsAreStoredAsDynamoDbNullsAndKeys() {
-        IngestStack s = stack();
+        IngesterHarness s = stack();
         s.put("instant.log", metadata("syslog", "webserver02", "instant", START, null, null));
         s.put("job.log", metadata("syslog", "webserver03", "job", START, START + HOUR, "job-42"));
 
@@ -149,7 +150,7 @@ abstract class IngesterScenarios {
 
     @Test
     void keysWithSpacesPlusSignsAndNonAsciiArriveDecoded() {
-        IngestStack s = stack();
+        IngesterHarness s = stack();
         String key = "données/rapport final + annexe (v2) – 東京.csv";
         s.put(key, metadata("menu", START, null));
 
@@ -162,7 +163,7 @@ abstract class IngesterScenarios {
     @Test
     void theSameObjectTwiceInOneBatchIsWrittenOnceAndReportedTwice() {
         // given one key uploaded twice: two notifications, the second upload's state is what HEAD reads
-        IngestStack s = stack();
+        IngesterHarness s = stack();
         s.put("twice.log", metadata("first", START, null));
         HeadObjectResponse second = s.put("twice.log", metadata("second", START + HOUR, null));
 
@@ -181,7 +182,7 @@ abstract class IngesterScenarios {
     @Test
     void aPutThenACopyKeepsTheLaterObjectForTheSharedKeys() {
         // given an upload and a copy of it (S3 copies the user metadata: same id, so the same keys)
-        IngestStack s = stack();
+        IngesterHarness s = stack();
         HeadObjectResponse original = s.put("original.log", metadata("f1", START, START + DAY));
         backendCopy(s, "original.log", "copy.log");
         HeadObjectResponse copy = s.backend.s3().headObject(r -> r.bucket(s.bucket()).key("copy.log"));
@@ -208,14 +209,14 @@ abstract class IngesterScenarios {
         assertEquals(Set.of("s3://" + s.bucket() + "/original.log", "s3://" + s.bucket() + "/copy.log"), reported);
     }
 
-    private static void backendCopy(IngestStack s, String from, String to) {
+    private static void backendCopy(IngesterHarness s, String from, String to) {
         s.backend.s3().copyObject(r -> r.sourceBucket(s.bucket()).sourceKey(from)
                 .destinationBucket(s.bucket()).destinationKey(to));
     }
 
     @Test
     void theTestEventS3SendsIsASuccessWithoutRecords() {
-        IngestStack s = stack();
+        IngesterHarness s = stack();
         Message testEvent = s.receiveTestEvent();
 
         assertEquals(Set.of(), s.handle(List.of(testEvent)));
@@ -230,7 +231,7 @@ abstract class IngesterScenarios {
     @Test
     void everyPermanentErrorIsReportedDeadLetteredAndAcknowledged() {
         // given one good upload and one message for each permanent error
-        IngestStack s = stack();
+        IngesterHarness s = stack();
         s.put("good.log", metadata("good", START, null));
         s.put("no-metadata.log", null);
         s.put("bad-metadata.log", metadata("syslog", "Web Server", "bad", START, null, null));
@@ -251,7 +252,7 @@ abstract class IngesterScenarios {
         // then none comes back, the good file is indexed
         assertEquals(Set.of(), retried);
         assertEquals(List.of("good"), s.records().stream().map(r -> r.metadata().id()).toList());
-        s.assertEmpty(s.stack.ingestQueueUrl());
+        s.assertEmpty(s.deployment.ingestQueueUrl());
         // and every bad one is in the DLQ, body unchanged, with its reason
         Map<String, String> bodies = new HashMap<>();
         batch.forEach(m -> bodies.put(m.messageId(), m.body()));
@@ -276,11 +277,10 @@ abstract class IngesterScenarios {
     @Test
     void aTransientFailureComesBackAndSucceedsOnRedelivery() {
         // given DynamoDB unreachable for BatchWriteItem (an SDK interceptor refuses the connection)
-        IngestStack s = stack();
+        IngesterHarness s = stack();
         FaultInjector faults = new FaultInjector();
-        DynamoDbClient flaky = backend().dynamoDbBuilder()
-                .overrideConfiguration(o -> o.addExecutionInterceptor(faults).retryStrategy(RetryMode.STANDARD))
-                .build();
+        DynamoDbClient flaky = backend().dynamoDbClients().build(DynamoDbClient.builder(),
+                o -> o.addExecutionInterceptor(faults).retryStrategy(RetryMode.STANDARD));
         IngesterHandler handler = s.handler(s.config(), flaky);
         s.put("good.log", metadata("good", START, null));
         s.put("bad.log", null);
@@ -309,15 +309,15 @@ abstract class IngesterScenarios {
         // then it is indexed and reported once
         assertEquals(List.of("good"), s.records().stream().map(r -> r.metadata().id()).toList());
         assertEquals(StatusReport.Status.SUCCESS, s.reports(1).get(0).report().status());
-        s.assertEmpty(s.stack.reportInspectionQueueUrl());
-        s.assertEmpty(s.stack.ingestQueueUrl());
+        s.assertEmpty(s.deployment.reportInspectionQueueUrl());
+        s.assertEmpty(s.deployment.ingestQueueUrl());
         flaky.close();
     }
 
     @Test
     void anOlderFileNeverReplacesANewerOneInTheLatestTable() {
         // given the newer file ingested first
-        IngestStack s = stack();
+        IngesterHarness s = stack();
         s.put("new.log", metadata("new", START + DAY, null));
         assertEquals(Set.of(), s.handle(s.receive(1)));
 
@@ -347,7 +347,7 @@ abstract class IngesterScenarios {
 
     @Test
     void aRetentionGivesEveryRecordAnExpiry() {
-        IngestStack s = stack();
+        IngesterHarness s = stack();
         IngesterHandler handler = s.handler(s.config(env -> {
             env.put("DATALAKE_RETENTION_DAYS", "30");
             return env;
@@ -365,7 +365,7 @@ abstract class IngesterScenarios {
     @Test
     void aReportTopicThatFailsNeverLosesNorRepeatsRecords() {
         // given a report topic that does not exist
-        IngestStack s = stack();
+        IngesterHarness s = stack();
         IngesterHandler handler = s.handler(s.config(env -> {
             env.put("DATALAKE_REPORT_TOPIC_ARN", "arn:aws:sns:us-east-1:000000000000:no-such-topic");
             return env;
@@ -378,7 +378,7 @@ abstract class IngesterScenarios {
         // then the message is acknowledged with its record written once; the failure is logged
         assertEquals(Set.of(), retried);
         assertEquals(1, s.records().size());
-        s.assertEmpty(s.stack.ingestQueueUrl());
+        s.assertEmpty(s.deployment.ingestQueueUrl());
         assertTrue(s.logLines.stream().anyMatch(l -> l.contains("report not published")), String.join("\n", s.logLines));
         assertTrue(s.logLines.stream().anyMatch(l -> l.contains("\"ReportsFailed\":1")));
     }
@@ -386,9 +386,9 @@ abstract class IngesterScenarios {
     @Test
     void aPermanentFailureThatCannotBeDeadLetteredStaysOnTheQueue() {
         // given a DLQ URL that names no queue
-        IngestStack s = stack();
+        IngesterHarness s = stack();
         IngesterHandler handler = s.handler(s.config(env -> {
-            env.put("DATALAKE_DLQ_URL", s.stack.deadLetterQueueUrl() + "-missing");
+            env.put("DATALAKE_DLQ_URL", s.deployment.deadLetterQueueUrl() + "-missing");
             return env;
         }), backend().dynamoDb());
         s.send("not JSON at all");
@@ -399,12 +399,12 @@ abstract class IngesterScenarios {
 
         // then SQS keeps it (its redrive policy will move it), and no report pretends it was settled
         assertEquals(Set.of(batch.get(0).messageId()), retried);
-        s.assertEmpty(s.stack.reportInspectionQueueUrl());
+        s.assertEmpty(s.deployment.reportInspectionQueueUrl());
     }
 
     @Test
     void logLinesCarryIdentifiersOnly() {
-        IngestStack s = stack();
+        IngesterHarness s = stack();
         s.put("private.log", metadata("syslog", "webserver02", "f1", START, null, "secret-job"));
 
         s.handle(s.receive(1));

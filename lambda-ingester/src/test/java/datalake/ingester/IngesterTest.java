@@ -54,8 +54,18 @@ class IngesterTest {
     }
 
     private Ingester ingester(RecordFactory factory) {
-        Ingester ingester = new Ingester(factory, objects, records, reports, deadLetters, lines.telemetry(clock), clock,
-                "ingester-test", Ingester.DEFAULT_CONCURRENCY);
+        Ingester ingester = Ingester.builder()
+                .recordFactory(factory)
+                .objects(objects)
+                .records(records)
+                .latest(records.latestTable())
+                .reports(reports)
+                .deadLetters(deadLetters)
+                .telemetry(lines.telemetry(clock))
+                .clock(clock)
+                .functionName("ingester-test")
+                .concurrency(Ingester.DEFAULT_CONCURRENCY)
+                .build();
         started.add(ingester);
         return ingester;
     }
@@ -400,8 +410,18 @@ class IngesterTest {
     void aLatestTableIsOptional() {
         Fakes.Records withoutLatest = new Fakes.Records(false);
         objects.put(BUCKET, KEY, metadata("f1", START, null), MODIFIED, 1);
-        Ingester ingester = new Ingester(new RecordFactory(), objects, withoutLatest, reports, deadLetters,
-                lines.telemetry(clock), clock, "ingester-test", 2);
+        Ingester ingester = Ingester.builder()
+                .recordFactory(new RecordFactory())
+                .objects(objects)
+                .records(withoutLatest)
+                .latest(withoutLatest.latestTable())
+                .reports(reports)
+                .deadLetters(deadLetters)
+                .telemetry(lines.telemetry(clock))
+                .clock(clock)
+                .functionName("ingester-test")
+                .concurrency(2)
+                .build();
         started.add(ingester);
 
         SQSBatchResponse response = ingester.handle(List.of(message("m1", put(KEY, null))),

@@ -40,8 +40,18 @@ class InvocationEventsTest {
         SQSEvent event = EventLoader.loadSQSEvent("events/invoke/" + sample);
 
         SQSBatchResponse response;
-        try (Ingester ingester = new Ingester(new RecordFactory(), anyObject, table, reports, new Fakes.DeadLetters(),
-                new Telemetry(line -> { }, clock), clock, "events-test", 2)) {
+        try (Ingester ingester = Ingester.builder()
+                .recordFactory(new RecordFactory())
+                .objects(anyObject)
+                .records(table)
+                .latest(table.latestTable())
+                .reports(reports)
+                .deadLetters(new Fakes.DeadLetters())
+                .telemetry(new Telemetry(line -> { }, clock))
+                .clock(clock)
+                .functionName("events-test")
+                .concurrency(2)
+                .build()) {
             response = new IngesterHandler(ingester, clock).handleRequest(event, null);
         }
 

@@ -1,9 +1,12 @@
 package datalake.ingester;
 
-import datalake.lambda.LambdaCredentials;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import datalake.lambda.LambdaCredentials;
+import datalake.lambda.SnapshotPriming;
+
 import java.util.Map;
+import software.amazon.awssdk.regions.Region;
 import org.junit.jupiter.api.Test;
 
 class PrimingTest {
@@ -18,7 +21,7 @@ class PrimingTest {
                 "AWS_REGION", "us-east-1"));
 
         // when the snapshot hook primes
-        int calls = new Priming(config).prime();
+        int calls = SnapshotPriming.prime(new Priming(config), Region.of(config.region()));
 
         // then every call of a batch went to the priming client: the HEAD of the one object, its
         // records, the latest table, the reports and the dead letter of the message that is not JSON

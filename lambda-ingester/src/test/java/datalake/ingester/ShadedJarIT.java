@@ -7,8 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import datalake.localstack.LocalAws;
-import datalake.localstack.StackOptions;
+import datalake.emulators.Deployment;
+import datalake.emulators.Emulators;
+import datalake.emulators.EmulatorsExtension;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.sqs.model.Message;
 
@@ -27,15 +28,15 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * no-argument constructor, configuration and endpoints from the environment only. Shading mistakes
  * (a lost service file, a missing class) and configuration mistakes show up here.
  */
+@ExtendWith(EmulatorsExtension.class)
 class ShadedJarIT {
-    @RegisterExtension
-    static final LocalAws AWS = LocalAws.shared();
+        static final Emulators AWS = Emulators.shared();
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
     void theLambdaJarIngestsABatchConfiguredFromTheEnvironmentAlone(@TempDir Path dir) throws Exception {
         // given a stack with an upload and a poison message, their bodies as the queue delivered them
-        try (IngestStack s = IngestStack.create(IngesterIT.MOTO, "shaded", StackOptions.defaults())) {
+        try (IngesterHarness s = IngesterHarness.create(Emulators.shared(), "shaded", Deployment.Options.defaults())) {
             s.put("jar/f 1.log", metadata("jarfile", START, null));
             s.send("not JSON");
             List<String> files = new ArrayList<>();
@@ -54,7 +55,7 @@ class ShadedJarIT {
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
             Map<String, String> env = builder.environment();
             env.keySet().removeIf(k -> k.startsWith("AWS_") || k.startsWith("DATALAKE_"));
-            env.putAll(s.stack.environment());
+            env.putAll(s.deployment.environment());
             env.putAll(AWS.endpointEnvironment());
             env.put("AWS_LAMBDA_FUNCTION_NAME", "datalake-ingester");
             Process process = builder.start();

@@ -1,6 +1,7 @@
 package datalake.query;
 
 import datalake.dynamodb.RecordItems;
+import datalake.lambda.JsonLog;
 import datalake.records.Keys.TimeIndexKey;
 import datalake.records.Keys.WorkIdIndexKey;
 import datalake.records.Record;
@@ -80,8 +81,11 @@ public final class DynamoRecordsTable implements RecordsTable {
                 records.add(RecordItems.fromItem(item));
             } catch (IllegalArgumentException notARecord) {
                 // One bad item must not hide every other answer; it is logged for whoever owns the table.
-                System.err.println(LogLines.skippedItem(hashName + "=" + hashValue,
-                        rangeKey == null ? null : rangeKey.s()));
+                String hash = hashName + "=" + hashValue;
+                QueryApi.LOG.warn("skipping an item that is not a datalake record", g -> {
+                    g.writeStringField("hash_key", JsonLog.shorten(hash));
+                    JsonLog.field(g, "range_key", rangeKey == null ? null : JsonLog.shorten(rangeKey.s()));
+                });
             }
         }
         return new Slice(records, lastKey);

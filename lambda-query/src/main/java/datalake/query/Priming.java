@@ -1,20 +1,34 @@
 package datalake.query;
 
-import datalake.lambda.LambdaCredentials;
-import java.time.Clock;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+import datalake.lambda.CannedHttpClient.Answer;
+import datalake.lambda.SdkClientFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /**
- * SnapStart priming: before the snapshot, the routes a client uses most (a time query, a work-id query,
- * latest, a file's metadata and data, a bad request) run through a complete {@link QueryApi} on SDK
- * clients that answer from {@link PrimingHttpClient} with dummy credentials: the snapshot then holds
- * the classes and warmed code of parsing, the DynamoDB and S3 calls, presigning and the JSON answers.
- * Nothing is sent and nothing is logged. Best effort: a failure leaves the snapshot unprimed.
+ * The query function's SnapStart priming: the routes a client uses most (a time query, a work-id query,
+ * latest, a file's metadata and data, a bad request) through the API the handler builds
+ * ({@link QueryApi#forAws}), so that the snapshot holds request parsing, the DynamoDB and S3 calls,
+ * presigning and the JSON answers, loaded and warmed. Every route answers as for one stored file.
  */
-final class Priming {
-    private static final String[][] REQUESTS = {
+final class Priming implements datalake.lambda.Priming {
+    private static final String METADATA = "{\"version\":0,\"start\":1426809920345,\"end\":null,\"where\":\"priming\","
+            + "\"what\":\"priming\",\"id\":\"priming\",\"hash\":\"0123456789abcdef0123456789abcdef\","
+            + "\"work_id\":null,\"path\":\"/priming\"}";
+    private static final String ITEM = "{\"time_index_key\":{\"S\":\"16513:priming\"},\"range_key\":{\"S\":\"priming:priming\"},"
+            + "\"work_id_index_key\":{\"S\":\"nullpriming:priming\"},\"version\":{\"N\":\"0\"},"
+            + "\"url\":{\"S\":\"s3://priming/priming/data\"},\"create_time\":{\"N\":\"1426809920345\"},\"size\":{\"N\":\"7\"},"
+            + "\"metadata\":{\"M\":{\"version\":{\"N\":\"0\"},\"start\":{\"N\":\"1426809920345\"},\"end\":{\"NULL\":true},"
+            + "\"where\":{\"S\":\"priming\"},\"what\":{\"S\":\"priming\"},\"id\":{\"S\":\"priming\"},"
+            + "\"hash\":{\"S\":\"0123456789abcdef0123456789abcdef\"},\"work_id\":{\"NULL\":true},\"path\":{\"S\":\"/priming\"}}}}";
+    /** The answer of each call the requests make. */
+    static final List<Answer> ANSWERS = List.of(
+            new Answer("HEAD", Map.of("Content-Length", "7", "Last-Modified", "Thu, 19 Mar 2015 23:45:20 GMT",
+                    "x-amz-meta-datalake", METADATA), ""),
+            Answer.body("Query", "{\"Items\":[" + ITEM + "],\"Count\":1,\"ScannedCount\":1}"),
+            Answer.body("GetItem", "{}"));
+    static final String[][] REQUESTS = {
         {"/v0/archive/files/", "what=priming&where=priming&start=1426809920345&end=1426896320345"},
         {"/v0/archive/files/", "what=priming&work_id=priming"},
         {"/v0/archive/latest/priming/priming", "lookback=1"},
@@ -24,28 +38,29 @@ final class Priming {
     };
 
     private final QueryConfig config;
+    private final List<Integer> statuses = new ArrayList<>();
 
     Priming(QueryConfig config) {
         this.config = config;
     }
 
-    /** Runs the priming requests; returns the status of each answer, then the HTTP calls answered. */
-    java.util.List<Integer> prime() {
-        java.util.List<Integer> statuses = new java.util.ArrayList<>();
-        PrimingHttpClient http = new PrimingHttpClient();
-        try (DynamoDbClient dynamoDb = SdkClients.dynamoDb(config, http, LambdaCredentials.PRIMING);
-             S3Client s3 = SdkClients.s3(config, http, LambdaCredentials.PRIMING);
-             S3Presigner presigner = SdkClients.presigner(config, LambdaCredentials.PRIMING)) {
-            QueryApi api = new QueryApi(config,
-                    new DynamoRecordsTable(dynamoDb, config.recordsTable()),
-                    config.latestTable() == null ? null : new DynamoLatestTable(dynamoDb, config.latestTable()),
-                    new S3FileStore(s3, presigner),
-                    Clock.systemUTC());
+    @Override
+    public List<Answer> answers() {
+        return ANSWERS;
+    }
+
+    @Override
+    public void run(SdkClientFactory factory) {
+        try (QueryClients clients = QueryClients.from(factory, config)) {
+            QueryApi api = QueryApi.forAws(config, clients);
             for (String[] request : REQUESTS) {
                 statuses.add(api.handle(QueryHandler.get(request[0], request[1])).getStatusCode());
             }
         }
-        statuses.add(http.calls());
-        return statuses;
+    }
+
+    /** The status of each priming request's answer, in order (for tests). */
+    List<Integer> statuses() {
+        return List.copyOf(statuses);
     }
 }

@@ -2,6 +2,7 @@ package datalake.query;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import datalake.lambda.JsonLog;
 import datalake.records.InvalidMetadataException;
 import datalake.records.Metadata;
 import datalake.records.MetadataParser;
@@ -38,21 +39,37 @@ public final class QueryApi {
     private static final int MAX_ID_LENGTH = 128;
 
     private final QueryConfig config;
-    private final FileStore files;
+    private final ObjectStore files;
     private final TimeQueryPager timePager;
     private final WorkIdQueryPager workIdPager;
     private final LatestFinder latestFinder;
     private final String version;
 
+    /** The function's log: request lines, faults, items that are no records. */
+    static final JsonLog LOG = JsonLog.toStandardOutput("datalake.query");
+
+    /**
+     * The API on AWS, as the handler builds it (and SnapStart priming, the local runner and the tests,
+     * on other clients): the records table and its GSI, the latest table when the configuration names
+     * one, the storage bucket.
+     */
+    public static QueryApi forAws(QueryConfig config, QueryClients clients) {
+        return new QueryApi(config,
+                new DynamoRecordsTable(clients.dynamoDb(), config.recordsTable()),
+                config.latestTable() == null ? null : new DynamoLatestTable(clients.dynamoDb(), config.latestTable()),
+                new S3ObjectStore(clients.s3(), clients.presigner()),
+                Clock.systemUTC());
+    }
+
     /**
      * @param latest the latest table, or null to find the latest file by scanning day buckets
      * @param clock  today's date for latest lookbacks
      */
-    public QueryApi(QueryConfig config, RecordsTable records, LatestTable latest, FileStore files, Clock clock) {
+    public QueryApi(QueryConfig config, RecordsTable records, LatestTable latest, ObjectStore files, Clock clock) {
         this(config, records, latest, files, clock, TimeQueryPager.Limits.API);
     }
 
-    QueryApi(QueryConfig config, RecordsTable records, LatestTable latest, FileStore files, Clock clock,
+    QueryApi(QueryConfig config, RecordsTable records, LatestTable latest, ObjectStore files, Clock clock,
             TimeQueryPager.Limits limits) {
         this.config = config;
         this.files = files;
@@ -204,12 +221,9 @@ public final class QueryApi {
                 "The datalake's storage did not answer in time; try again shortly."));
     }
 
-    /**
-     * One JSON line (as every line this function writes), so that nothing in an exception's text can
-     * start a line of its own: the error and the top of its stack, no request data.
-     */
+    /** The error and the top of its stack in one JSON line, no request data. */
     private static void logFault(Exception e) {
-        System.err.println(LogLines.fault(e));
+        LOG.fault("request failed", e, g -> { });
     }
 
     private static String abbreviate(String s) {

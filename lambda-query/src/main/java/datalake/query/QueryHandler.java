@@ -4,15 +4,18 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import datalake.lambda.Environment;
+import datalake.lambda.JsonLog;
+import datalake.lambda.SdkClientFactory;
 import datalake.lambda.SnapshotPriming;
-import java.time.Clock;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
  * The query Lambda: API Gateway HTTP API (payload format 2.0) in, the datalake v0 HTTP API out.
- * Everything is built once, in the constructor; a request is one log line and one call to {@link QueryApi}.
+ * Everything is built once, in the constructor; a request is one call to {@link QueryApi} and one log
+ * line (method, path, status, duration; never the query string, whose values are the caller's).
  */
 public final class QueryHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
     private final QueryApi api;
@@ -20,30 +23,26 @@ public final class QueryHandler implements RequestHandler<APIGatewayV2HTTPEvent,
     private final SnapshotPriming priming;
 
     /**
-     * The Lambda runtime's constructor: configuration from the environment (README, "Configuration"),
-     * and SnapStart priming registered for the snapshot (a no-op on a JVM without CRaC).
+     * The Lambda runtime's constructor: configuration from the environment (docs/DESIGN.md,
+     * "Configuration"), SDK clients from lambda-support's factory, and SnapStart priming registered for
+     * the snapshot (a no-op on a JVM without CRaC).
      */
     public QueryHandler() {
-        this(QueryConfig.fromEnvironment(System.getenv()), true);
+        this(Environment.system());
     }
 
-    /** SDK clients built from {@code config} (region, endpoints, path style): for a local runner. */
-    public QueryHandler(QueryConfig config) {
-        this(config, false);
+    private QueryHandler(Environment env) {
+        this(QueryConfig.from(env), SdkClientFactory.forFunction(env, QueryClients.CONCURRENT_CALLS));
     }
 
-    private QueryHandler(QueryConfig config, boolean primeSnapshots) {
-        this(config, SdkClients.create(config, System.getenv()),
-                primeSnapshots ? SnapshotPriming.register(new Priming(config)::prime) : null);
+    private QueryHandler(QueryConfig config, SdkClientFactory clients) {
+        this(QueryApi.forAws(config, QueryClients.from(clients, config)),
+                SnapshotPriming.register(new Priming(config), config.region()));
     }
 
-    private QueryHandler(QueryConfig config, SdkClients.Clients clients, SnapshotPriming priming) {
-        this(api(config, clients.dynamoDb(), clients.s3(), clients.presigner()), priming);
-    }
-
-    /** The given SDK clients, e.g. clients of emulators in tests. */
+    /** The given SDK clients, e.g. clients of emulators in tests and the local runner. */
     public QueryHandler(QueryConfig config, DynamoDbClient dynamoDb, S3Client s3, S3Presigner presigner) {
-        this(api(config, dynamoDb, s3, presigner));
+        this(QueryApi.forAws(config, new QueryClients(dynamoDb, s3, presigner)));
     }
 
     public QueryHandler(QueryApi api) {
@@ -53,14 +52,6 @@ public final class QueryHandler implements RequestHandler<APIGatewayV2HTTPEvent,
     private QueryHandler(QueryApi api, SnapshotPriming priming) {
         this.api = api;
         this.priming = priming;
-    }
-
-    private static QueryApi api(QueryConfig config, DynamoDbClient dynamoDb, S3Client s3, S3Presigner presigner) {
-        return new QueryApi(config,
-                new DynamoRecordsTable(dynamoDb, config.recordsTable()),
-                config.latestTable() == null ? null : new DynamoLatestTable(dynamoDb, config.latestTable()),
-                new S3FileStore(s3, presigner),
-                Clock.systemUTC());
     }
 
     /** A GET as API Gateway's HTTP API (payload 2.0) delivers it; {@code rawQuery} may be null. */
@@ -83,15 +74,17 @@ public final class QueryHandler implements RequestHandler<APIGatewayV2HTTPEvent,
     public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
         long started = System.nanoTime();
         APIGatewayV2HTTPResponse response = api.handle(event);
-        log(context, LogLines.request(event, response.getStatusCode(), (System.nanoTime() - started) / 1_000_000));
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        int status = response.getStatusCode();
+        APIGatewayV2HTTPEvent.RequestContext request = event.getRequestContext();
+        String method = request != null && request.getHttp() != null ? request.getHttp().getMethod() : null;
+        QueryApi.LOG.line(status >= 500 ? JsonLog.Level.ERROR : JsonLog.Level.INFO, "request", g -> {
+            JsonLog.field(g, "requestId", context == null ? null : context.getAwsRequestId());
+            g.writeStringField("method", JsonLog.shorten(method == null ? "?" : method));
+            g.writeStringField("path", JsonLog.shorten(event.getRawPath() == null ? "" : event.getRawPath()));
+            g.writeNumberField("status", status);
+            g.writeNumberField("duration_ms", millis);
+        });
         return response;
-    }
-
-    private static void log(Context context, String line) {
-        if (context != null && context.getLogger() != null) {
-            context.getLogger().log(line + "\n");
-        } else {
-            System.out.println(line);
-        }
     }
 }

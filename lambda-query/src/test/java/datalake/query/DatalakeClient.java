@@ -73,7 +73,7 @@ final class DatalakeClient {
 
     /**
      * The venv's {@code datalake}: {@code -Ddatalake.venv}, else {@code $DATALAKE_VENV}, else {@code .venv}
-     * in the first parent directory holding {@code .ci} (local-stack's rules, which are package-private there).
+     * in the first parent directory holding {@code .ci} (the emulators' rules, which are package-private there).
      */
     private static Path locate() {
         String configured = System.getProperty("datalake.venv");

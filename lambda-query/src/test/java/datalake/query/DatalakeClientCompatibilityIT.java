@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import datalake.localstack.AwsClients;
-import datalake.localstack.LocalAws;
-import datalake.query.local.HttpApiServer;
+import datalake.emulators.Emulators;
+import datalake.emulators.EmulatorsExtension;
+import datalake.emulators.HttpApiServer;
 import datalake.records.Metadata;
 import datalake.records.MetadataParser;
 import datalake.records.Record;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
@@ -38,14 +38,14 @@ import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
  * {@code latest}, {@code fetch} and {@code cat} commands must work unchanged.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(EmulatorsExtension.class)
 class DatalakeClientCompatibilityIT {
-    @RegisterExtension
-    static final LocalAws AWS = LocalAws.shared();
+        static final Emulators AWS = Emulators.shared();
     private static final Pattern PUSHED = Pattern.compile("Pushed (\\S+) to (s3://\\S+/(\\S+)/data)");
 
     @TempDir
     static Path work;
-    private LocalQueryStack stack;
+    private QueryHarness tables;
     private HttpApiServer server;
     private DatalakeClient client;
     private final long now = System.currentTimeMillis();
@@ -55,11 +55,11 @@ class DatalakeClientCompatibilityIT {
 
     @BeforeAll
     void pushAndIndexFiles() throws IOException {
-        stack = LocalQueryStack.create(AWS, "client-compat");
-        AWS.s3().createBucket(r -> r.bucket(stack.names().bucket()));
-        server = HttpApiServer.start(quiet(stack.handler(false)), 0);
-        client = new DatalakeClient(server.url(), "s3://" + stack.names().bucket(), AWS.motoEndpoint(),
-                AwsClients.ACCESS_KEY_ID, AwsClients.SECRET_ACCESS_KEY);
+        tables = QueryHarness.create(AWS, "client-compat");
+        AWS.s3().createBucket(r -> r.bucket(tables.names().bucket()));
+        server = HttpApiServer.start(quiet(tables.handler(false)), 0);
+        client = new DatalakeClient(server.url(), "s3://" + tables.names().bucket(), AWS.motoEndpoint(),
+                Emulators.ACCESS_KEY_ID, Emulators.SECRET_ACCESS_KEY);
 
         push("web1-old.log", "syslog", "web-1", "job-1", now - 3 * DAY, now - 3 * DAY + 3_600_000);
         push("web1-new.log", "syslog", "web-1", "job-1", now - DAY, null);
@@ -72,9 +72,9 @@ class DatalakeClientCompatibilityIT {
         List<Record> bulk = new ArrayList<>();
         for (int i = 0; i < 240; i++) {
             Metadata m = TestFiles.file(String.format("bulk-%03d", i), "bulk", "h", now - 5 * DAY + i * (5 * DAY / 240), null);
-            bulk.addAll(new RecordFactory().records(m, "s3://" + stack.names().bucket() + "/" + m.id() + "/data", now, 1));
+            bulk.addAll(new RecordFactory().records(m, "s3://" + tables.names().bucket() + "/" + m.id() + "/data", now, 1));
         }
-        stack.writeRecords(bulk);
+        tables.writeRecords(bulk);
     }
 
     @AfterAll
@@ -113,10 +113,10 @@ class DatalakeClientCompatibilityIT {
 
     /** What the ingester does with the object's notification: HEAD, metadata, records, BatchWriteItem. */
     private void index(String s3Url) {
-        String key = s3Url.substring(("s3://" + stack.names().bucket() + "/").length());
-        HeadObjectResponse head = AWS.s3().headObject(r -> r.bucket(stack.names().bucket()).key(key));
+        String key = s3Url.substring(("s3://" + tables.names().bucket() + "/").length());
+        HeadObjectResponse head = AWS.s3().headObject(r -> r.bucket(tables.names().bucket()).key(key));
         Metadata metadata = MetadataParser.parse(head.metadata().get("datalake"));
-        stack.writeRecords(new RecordFactory().records(metadata, s3Url, head.lastModified().toEpochMilli(),
+        tables.writeRecords(new RecordFactory().records(metadata, s3Url, head.lastModified().toEpochMilli(),
                 head.contentLength()));
     }
 
@@ -261,7 +261,7 @@ class DatalakeClientCompatibilityIT {
                 java.net.URI.create(location)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
 
         assertEquals(302, redirect.statusCode());
-        assertTrue(location.startsWith(AWS.motoEndpoint() + "/" + stack.names().bucket() + "/"
+        assertTrue(location.startsWith(AWS.motoEndpoint() + "/" + tables.names().bucket() + "/"
                 + ids.get("web1-new.log") + "/data?") && location.contains("X-Amz-Expires=900"), location);
         assertEquals(200, content.statusCode());
         assertEquals("content of web1-new.log\n", content.body());

@@ -42,7 +42,7 @@ class InvocationEventsTest {
     void eachSampleGetsTheAnswerOfItsRoute(String sample, int status, String inBody) {
         InMemoryRecordsTable table = new InMemoryRecordsTable()
                 .put(new RecordFactory().records(FILE, "s3://datalake-example/" + FILE.id() + "/data", START + 5, 42));
-        FakeFileStore files = new FakeFileStore().put("datalake-example", FILE.id() + "/data",
+        FakeObjectStore files = new FakeObjectStore().put("datalake-example", FILE.id() + "/data",
                 Map.of("datalake", DatalakeJson.toJson(FILE)));
         QueryApi api = new QueryApi(QueryConfig.of("datalake-records", "datalake-example"), table, null, files,
                 Clock.fixed(Instant.ofEpochMilli(START + 3_600_000), ZoneOffset.UTC));

@@ -47,7 +47,7 @@ class MalformedRequestsTest {
             files.add(file(String.format("f%03d", i), "syslog", "web", T0 + i * (3 * DAY / 150), null, "job-1"));
         }
         table.put(TestFiles.records(files));
-        API = new QueryApi(QueryConfig.of("records", "lake"), table, null, new FakeFileStore(),
+        API = new QueryApi(QueryConfig.of("records", "lake"), table, null, new FakeObjectStore(),
                 Clock.fixed(Instant.ofEpochMilli(T0 + 2 * DAY), ZoneOffset.UTC));
         String next = body(API.handle(Events.get(FILES, TIME))).path("next").asText();
         String query = URI.create(next).getRawQuery();

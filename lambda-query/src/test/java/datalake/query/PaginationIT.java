@@ -8,7 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
-import datalake.localstack.LocalAws;
+import datalake.emulators.Emulators;
+import datalake.emulators.EmulatorsExtension;
 import datalake.records.Metadata;
 import java.net.URI;
 import java.util.ArrayList;
@@ -18,17 +19,17 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Paging a time query over more than a thousand files in 30 day buckets, 100 a page. */
+@ExtendWith(EmulatorsExtension.class)
 class PaginationIT {
-    @RegisterExtension
-    static final LocalAws AWS = LocalAws.shared();
+        static final Emulators AWS = Emulators.shared();
 
     @Test
     void everyFileExactlyOnceOverThirtyBucketsInPagesOfAHundred() {
         // given 1,260 files over 30 days: 42 a day, of which some span 2 to 6 buckets and some are instants
-        LocalQueryStack stack = LocalQueryStack.create(AWS, "pagination-it");
+        QueryHarness tables = QueryHarness.create(AWS, "pagination-it");
         List<Metadata> files = new ArrayList<>();
         for (int day = 0; day < 30; day++) {
             for (int n = 0; n < 42; n++) {
@@ -41,8 +42,8 @@ class PaginationIT {
                 files.add(file(String.format("d%02d-n%02d", day, n), "syslog", n % 2 == 0 ? "web" : "db", start, end));
             }
         }
-        stack.write(files);
-        QueryHandler handler = stack.handler(false);
+        tables.write(files);
+        QueryHandler handler = tables.handler(false);
 
         // when a client pages through the 30 days
         List<String> ids = new ArrayList<>();

@@ -33,7 +33,7 @@ class QueryApiTest {
     private static final long NOW = T0 + 40 * DAY;
     private static final QueryConfig CONFIG = QueryConfig.of("records", "lake");
     private final InMemoryRecordsTable table = new InMemoryRecordsTable();
-    private final FakeFileStore store = new FakeFileStore();
+    private final FakeObjectStore store = new FakeObjectStore();
     private final QueryApi api = api(table, CONFIG);
 
     private QueryApi api(RecordsTable records, QueryConfig config) {
@@ -247,14 +247,14 @@ class QueryApiTest {
         String query = "what=syslog&start=1&end=2";
 
         java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
-        java.io.PrintStream stderr = System.err;
-        System.setErr(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));
+        java.io.PrintStream stdout = System.out;
+        System.setOut(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));
         try {
             assertError(api(down, CONFIG).handle(get("/v0/archive/files/", query)), 503, "ServiceUnavailable");
             assertError(api(refused, CONFIG).handle(get("/v0/archive/files/", query)), 500, "InternalError");
             assertError(api(broken, CONFIG).handle(get("/v0/archive/files/", query)), 500, "InternalError");
         } finally {
-            System.setErr(stderr);
+            System.setOut(stdout);
         }
 
         // the details go to the function's log instead

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -23,33 +22,30 @@ class QueryConfigTest {
                 "DATALAKE_S3_PATH_STYLE", "true",
                 "DATALAKE_HTTP_URL", "https://datalake.example.com/"));
 
-        assertEquals(new QueryConfig("records", "latest", "lake", "eu-west-1", URI.create("http://127.0.0.1:8000"),
-                URI.create("http://127.0.0.1:5000"), true, "https://datalake.example.com"), config);
+        assertEquals(new QueryConfig("records", "latest", "lake", "eu-west-1", true, "https://datalake.example.com"),
+                config);
         assertEquals("s3://lake", config.storageUrl());
     }
 
     @Test
     void optionalVariablesMayBeAbsent() {
-        QueryConfig config = QueryConfig.fromEnvironment(Map.of(
-                "DATALAKE_DYNAMODB_TABLE", "records", "DATALAKE_STORAGE_URL", "s3://lake", "DATALAKE_LATEST_TABLE", ""));
+        QueryConfig config = QueryConfig.fromEnvironment(Map.of("DATALAKE_DYNAMODB_TABLE", "records",
+                "DATALAKE_STORAGE_URL", "s3://lake", "DATALAKE_LATEST_TABLE", "", "AWS_REGION", "us-east-1"));
 
         assertNull(config.latestTable());
-        assertNull(config.region());
-        assertNull(config.dynamoDbEndpoint());
         assertEquals(false, config.s3PathStyle());
         assertNull(config.httpUrl());
     }
 
     @Test
     void mistakesAreNamedInOneSentence() {
-        assertMessage("DATALAKE_DYNAMODB_TABLE", Map.of("DATALAKE_STORAGE_URL", "s3://lake"));
-        assertMessage("DATALAKE_STORAGE_URL", Map.of("DATALAKE_DYNAMODB_TABLE", "t"));
+        assertMessage("DATALAKE_DYNAMODB_TABLE", Map.of("DATALAKE_STORAGE_URL", "s3://lake", "AWS_REGION", "r"));
+        assertMessage("DATALAKE_STORAGE_URL", Map.of("DATALAKE_DYNAMODB_TABLE", "t", "AWS_REGION", "r"));
         assertMessage("DATALAKE_STORAGE_URL", Map.of("DATALAKE_DYNAMODB_TABLE", "t", "DATALAKE_STORAGE_URL", "lake"));
         assertMessage("DATALAKE_STORAGE_URL", Map.of("DATALAKE_DYNAMODB_TABLE", "t", "DATALAKE_STORAGE_URL", "s3://lake/x"));
-        assertMessage("DATALAKE_S3_PATH_STYLE", Map.of("DATALAKE_DYNAMODB_TABLE", "t", "DATALAKE_STORAGE_URL", "s3://l",
-                "DATALAKE_S3_PATH_STYLE", "maybe"));
-        assertMessage("AWS_ENDPOINT_URL_S3", Map.of("DATALAKE_DYNAMODB_TABLE", "t", "DATALAKE_STORAGE_URL", "s3://l",
-                "AWS_ENDPOINT_URL_S3", "localhost"));
+        assertMessage("DATALAKE_S3_PATH_STYLE", Map.of("DATALAKE_DYNAMODB_TABLE", "t", "DATALAKE_STORAGE_URL", "s3://lake",
+                "AWS_REGION", "r", "DATALAKE_S3_PATH_STYLE", "maybe"));
+        assertMessage("AWS_REGION", Map.of("DATALAKE_DYNAMODB_TABLE", "t", "DATALAKE_STORAGE_URL", "s3://lake"));
     }
 
     private static void assertMessage(String variable, Map<String, String> env) {

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
-import datalake.localstack.AwsClients;
-import datalake.localstack.LocalAws;
+import datalake.emulators.Emulators;
+import datalake.emulators.EmulatorsExtension;
 import datalake.records.Metadata;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
@@ -40,19 +40,19 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * the way the ingester writes them.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(EmulatorsExtension.class)
 class QueryIT {
-    @RegisterExtension
-    static final LocalAws AWS = LocalAws.shared();
+        static final Emulators AWS = Emulators.shared();
 
-    private LocalQueryStack stack;
+    private QueryHarness tables;
     private QueryHandler handler;
     /** Every file written, for computing what each query should return. */
     private final List<Metadata> files = new ArrayList<>();
 
     @BeforeAll
     void writeFiles() {
-        stack = LocalQueryStack.create(AWS, "query-it");
-        handler = stack.handler(false);
+        tables = QueryHarness.create(AWS, "query-it");
+        handler = tables.handler(false);
         Random random = new Random(42);
         List<String> wheres = List.of("web-1", "web-2", "db", "web");
         List<String> workIds = new ArrayList<>(List.of("job-a", "job-b", "job-c"));
@@ -74,7 +74,7 @@ class QueryIT {
         files.add(file("edge-instant-end", "syslog", "web-1", T0 + 8 * DAY + 2000, null, "job-edge"));
         files.add(file("edge-ends-at-midnight", "syslog", "web-1", T0 + 4 * DAY + 7, T0 + 5 * DAY, "job-edge"));
         files.add(file("edge-starts-at-midnight", "syslog", "db", T0 + 8 * DAY, T0 + 9 * DAY, "job-edge"));
-        stack.write(files);
+        tables.write(files);
     }
 
     private APIGatewayV2HTTPResponse get(String path, String query) {
@@ -224,7 +224,7 @@ class QueryIT {
     void latestByScanningBackAndFromTheLatestTable() {
         // given files of a WHERE over the last days, and an out-of-date latest table entry
         long now = System.currentTimeMillis();
-        LocalQueryStack latest = LocalQueryStack.create(AWS, "query-it-latest");
+        QueryHarness latest = QueryHarness.create(AWS, "query-it-latest");
         List<Metadata> recent = List.of(
                 file("three-days-ago", "syslog", "h", now - 3 * DAY, null),
                 file("yesterday", "syslog", "h", now - DAY, now - DAY + 60_000L),
@@ -292,19 +292,17 @@ class QueryIT {
     @Test
     void dynamoDbOutOfReachIs503NotABadRequest() {
         // a client of a port nobody listens on, without retries
-        DynamoDbClient unreachable = AwsClients.dynamoDbBuilder(URI.create("http://127.0.0.1:9"))
-                .overrideConfiguration(ClientOverrideConfiguration.builder().retryStrategy(DefaultRetryStrategy.doNotRetry())
-                        .apiCallTimeout(Duration.ofSeconds(5)).build())
-                .build();
-        QueryHandler down = new QueryHandler(stack.config(false), unreachable, AWS.s3(), stack.presigner());
+        DynamoDbClient unreachable = Emulators.clientsFor(URI.create("http://127.0.0.1:9")).build(DynamoDbClient.builder(),
+                o -> o.retryStrategy(DefaultRetryStrategy.doNotRetry()).apiCallTimeout(Duration.ofSeconds(5)));
+        QueryHandler down = new QueryHandler(tables.config(false), unreachable, AWS.s3(), tables.presigner());
 
-        java.io.PrintStream stderr = System.err;
-        System.setErr(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+        java.io.PrintStream stdout = System.out;
+        System.setOut(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
         APIGatewayV2HTTPResponse response;
         try {
             response = down.handleRequest(Events.get("/v0/archive/files/", "what=syslog&work_id=job-a"), Events.QUIET);
         } finally {
-            System.setErr(stderr);
+            System.setOut(stdout);
             unreachable.close();
         }
 

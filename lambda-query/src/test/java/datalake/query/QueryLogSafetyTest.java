@@ -35,7 +35,7 @@ class QueryLogSafetyTest {
         Metadata m = new Metadata(T0, T0 + 1000L, PATH, WORK_ID, "web", "syslog", "f1", HASH);
         InMemoryRecordsTable table = new InMemoryRecordsTable();
         table.put(TestFiles.records(m));
-        FakeFileStore store = new FakeFileStore().put("lake", "f1/data", Map.of("datalake", DatalakeJson.toJson(m)));
+        FakeObjectStore store = new FakeObjectStore().put("lake", "f1/data", Map.of("datalake", DatalakeJson.toJson(m)));
         QueryHandler handler = new QueryHandler(new QueryApi(QueryConfig.of("records", "lake"), table, null, store,
                 Clock.fixed(Instant.ofEpochMilli(T0 + DAY), ZoneOffset.UTC)));
         RecordsTable failing = new RecordsTable() {

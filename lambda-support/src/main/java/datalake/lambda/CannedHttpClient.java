@@ -1,10 +1,15 @@
 package datalake.lambda;
 
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import software.amazon.awssdk.http.AbortableInputStream;
 import software.amazon.awssdk.http.ExecutableHttpRequest;
 import software.amazon.awssdk.http.HttpExecuteRequest;
@@ -15,23 +20,34 @@ import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.SdkHttpResponse;
 
 /**
- * An HTTP client that never touches the network: every request gets a 200 with the headers and body
- * a function chooses. SnapStart priming runs the real SDK clients (marshalling, signing,
- * unmarshalling) on it before the snapshot.
+ * An HTTP client that never touches the network: each request gets a 200 with the headers and body of
+ * the canned {@link Answer} for its operation. SnapStart priming runs the real SDK clients
+ * (marshalling, signing, unmarshalling) on it before the snapshot; each function gives its answers as
+ * data. A request with no answer fails, so a priming run that makes an unexpected call is noticed.
  */
-public class CannedHttpClient implements SdkHttpClient {
-    private final Function<SdkHttpRequest, Answer> answers;
+public final class CannedHttpClient implements SdkHttpClient {
+    private final Map<String, Answer> answers = new LinkedHashMap<>();
     private final AtomicInteger calls = new AtomicInteger();
 
-    /** The headers and body of a 200 answer; HEAD answers send no body, so give their Content-Length. */
-    public record Answer(Map<String, String> headers, String body) {
-        public static Answer body(String body) {
-            return new Answer(Map.of(), body);
+    /**
+     * The answer to one operation.
+     *
+     * @param operation the operation as the request names it: the part of {@code X-Amz-Target} after the
+     *                  dot (JSON protocols: {@code BatchWriteItem}, {@code SendMessageBatch}), the
+     *                  {@code Action} of a query-protocol body ({@code PublishBatch}), else the HTTP
+     *                  method (S3's REST calls: {@code HEAD})
+     * @param headers   response headers; a HEAD answer has no body, so give its Content-Length
+     */
+    public record Answer(String operation, Map<String, String> headers, String body) {
+        public static Answer body(String operation, String body) {
+            return new Answer(operation, Map.of(), body);
         }
     }
 
-    public CannedHttpClient(Function<SdkHttpRequest, Answer> answers) {
-        this.answers = answers;
+    public CannedHttpClient(List<Answer> answers) {
+        for (Answer answer : answers) {
+            this.answers.put(answer.operation(), answer);
+        }
     }
 
     /** How many requests it answered. */
@@ -44,8 +60,9 @@ public class CannedHttpClient implements SdkHttpClient {
         return new ExecutableHttpRequest() {
             @Override
             public HttpExecuteResponse call() {
+                HttpExecuteResponse response = respond(request);
                 calls.incrementAndGet();
-                return respond(request.httpRequest());
+                return response;
             }
 
             @Override
@@ -54,16 +71,43 @@ public class CannedHttpClient implements SdkHttpClient {
         };
     }
 
-    private HttpExecuteResponse respond(SdkHttpRequest request) {
-        Answer answer = answers.apply(request);
+    private HttpExecuteResponse respond(HttpExecuteRequest request) {
+        SdkHttpRequest http = request.httpRequest();
+        String operation = operation(request);
+        Answer answer = answers.get(operation);
+        if (answer == null) {
+            throw new IllegalStateException("no canned answer for " + operation);
+        }
         SdkHttpResponse.Builder response = SdkHttpResponse.builder().statusCode(200).putHeader("x-amz-request-id", "priming");
         answer.headers().forEach(response::putHeader);
         byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
-        if (request.method() != SdkHttpMethod.HEAD) {
+        if (http.method() != SdkHttpMethod.HEAD) {
             response.putHeader("Content-Length", Integer.toString(bytes.length));
         }
         return HttpExecuteResponse.builder().response(response.build())
                 .responseBody(AbortableInputStream.create(new ByteArrayInputStream(bytes))).build();
+    }
+
+    /** The operation a request calls: see {@link Answer#operation()}. */
+    static String operation(HttpExecuteRequest request) {
+        SdkHttpRequest http = request.httpRequest();
+        String target = http.firstMatchingHeader("X-Amz-Target").orElse(null);
+        if (target != null) {
+            return target.substring(target.indexOf('.') + 1);
+        }
+        String type = http.firstMatchingHeader("Content-Type").orElse("");
+        if (type.startsWith("application/x-www-form-urlencoded") && request.contentStreamProvider().isPresent()) {
+            try (InputStream body = request.contentStreamProvider().get().newStream()) {
+                for (String pair : new String(body.readAllBytes(), StandardCharsets.UTF_8).split("&")) {
+                    if (pair.startsWith("Action=")) {
+                        return URLDecoder.decode(pair.substring(7), StandardCharsets.UTF_8);
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return http.method().name();
     }
 
     @Override

@@ -1,19 +1,13 @@
 package datalake.lambda;
 
 import java.util.Map;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.ContainerCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
 /** The credentials of a function, decided once at init. */
 public final class LambdaCredentials {
-    /** Dummy credentials for priming clients: resolving the real ones could be a call. */
-    public static final AwsCredentialsProvider PRIMING =
-            StaticCredentialsProvider.create(AwsBasicCredentials.create("priming", "priming"));
-
     private LambdaCredentials() {
     }
 

@@ -1,17 +1,20 @@
 package datalake.local;
 
+import datalake.emulators.Deployment;
+import datalake.emulators.DynamoDbLocal;
+import datalake.emulators.Emulators;
+import datalake.emulators.HttpApiServer;
+import datalake.emulators.MotoServer;
+import datalake.emulators.ResourceNames;
+import datalake.emulators.SqsLambdaPoller;
+import datalake.ingester.Ingester;
+import datalake.ingester.IngesterClients;
 import datalake.ingester.IngesterConfig;
 import datalake.ingester.IngesterHandler;
-import datalake.localstack.AwsClients;
-import datalake.localstack.DynamoDbLocal;
-import datalake.localstack.MotoServer;
-import datalake.localstack.Stack;
-import datalake.localstack.StackNames;
-import datalake.localstack.StackOptions;
-import datalake.localstack.StackResources;
+import datalake.lambda.EnvironmentVariable;
+import datalake.lambda.SdkClientFactory;
 import datalake.query.QueryConfig;
 import datalake.query.QueryHandler;
-import datalake.query.local.HttpApiServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,12 +27,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3Configuration;
-import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
@@ -93,43 +92,35 @@ public final class LocalRunner implements AutoCloseable {
         moto.start();
 
         URI motoUrl = moto.endpoint();
-        DynamoDbClient dynamo = AwsClients.dynamoDb(dynamoDb.endpoint());
-        S3Client s3 = AwsClients.s3(motoUrl);
-        SqsClient sqs = AwsClients.sqs(motoUrl);
-        SnsClient sns = AwsClients.sns(motoUrl);
+        SdkClientFactory motoClients = Emulators.clientsFor(motoUrl);
+        DynamoDbClient dynamo = Emulators.clientsFor(dynamoDb.endpoint()).build(DynamoDbClient.builder());
+        S3Client s3 = motoClients.build(S3Client.builder().forcePathStyle(true));
+        SqsClient sqs = motoClients.build(SqsClient.builder());
+        SnsClient sns = motoClients.build(SnsClient.builder());
 
         progress("[3/6] creating the template's bucket, topics, queues and tables");
-        StackNames names = options.names();
+        ResourceNames names = options.names();
         // As deployed: S3 -> SNS upload topic -> SQS with raw delivery (template.yaml UploadSubscription).
-        Stack stack = new StackResources(dynamo, s3, sqs, sns)
-                .create(names, StackOptions.defaults().withRawDelivery(true));
+        Deployment deployment = Deployment.create(dynamo, s3, sqs, sns, names,
+                Deployment.Options.defaults().withRawDelivery(true));
 
-        Map<String, String> env = new HashMap<>(stack.environment());
-        env.put("AWS_ENDPOINT_URL_DYNAMODB", dynamoDb.endpoint().toString());
-        env.put("AWS_ENDPOINT_URL_S3", motoUrl.toString());
-        env.put("AWS_ENDPOINT_URL_SQS", motoUrl.toString());
-        env.put("AWS_ENDPOINT_URL_SNS", motoUrl.toString());
-        env.put("DATALAKE_S3_PATH_STYLE", "true");
-        env.put("AWS_LAMBDA_FUNCTION_NAME", "datalake-ingester");
+        Map<String, String> env = new HashMap<>(deployment.environment());
+        env.putAll(Emulators.endpointEnvironment(dynamoDb.endpoint(), motoUrl));
+        env.put(EnvironmentVariable.S3_PATH_STYLE.key(), "true");
+        env.put(EnvironmentVariable.FUNCTION_NAME.key(), "datalake-ingester");
 
         progress("[4/6] starting the ingester on " + names.ingestQueue() + " (batches of " + options.batchSize() + ")");
-        IngesterHandler ingester = new IngesterHandler(
-                IngesterHandler.aws(IngesterConfig.fromEnvironment(env), s3, dynamo, sns, sqs));
-        poller = new SqsLambdaPoller(sqs, stack.ingestQueueUrl(), stack.ingestQueueArn(), names.region(), ingester,
+        IngesterHandler ingester = new IngesterHandler(Ingester.forAws(IngesterConfig.fromEnvironment(env),
+                new IngesterClients(s3, dynamo, sns, sqs)).build());
+        poller = new SqsLambdaPoller(sqs, deployment.ingestQueueUrl(), deployment.ingestQueueArn(), names.region(), ingester,
                 options.batchSize(), Duration.ofSeconds(60));
         pollerThread = new Thread(poller, "datalake-local-ingester");
         pollerThread.setDaemon(true);
         pollerThread.start();
 
         progress("[5/6] starting the query API on port " + portText(options.apiPort()));
-        S3Presigner presigner = S3Presigner.builder()
-                .endpointOverride(motoUrl)
-                .region(AwsClients.REGION)
-                .credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(AwsClients.ACCESS_KEY_ID, AwsClients.SECRET_ACCESS_KEY)))
-                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
-                .build();
-        QueryHandler query = new QueryHandler(QueryConfig.fromEnvironment(env), dynamo, s3, presigner);
+        QueryHandler query = new QueryHandler(QueryConfig.fromEnvironment(env), dynamo, s3,
+                Emulators.presignerFor(motoUrl));
         api = HttpApiServer.start(query, options.apiPort());
         String apiUrl = api.url().toString();
 
@@ -142,7 +133,7 @@ public final class LocalRunner implements AutoCloseable {
         } else {
             progress("[6/6] no demo dataset (--no-demo)");
         }
-        printSummary(apiUrl, motoUrl, stack, now);
+        printSummary(apiUrl, motoUrl, deployment, now);
     }
 
     private static final long DAY = 86_400_000L;
@@ -175,16 +166,16 @@ public final class LocalRunner implements AutoCloseable {
                 : "      warning: the demo files are not all queryable after 60 s; see the ingester's log lines");
     }
 
-    private void printSummary(String apiUrl, URI motoUrl, Stack stack, long now) {
-        StackNames names = stack.names();
+    private void printSummary(String apiUrl, URI motoUrl, Deployment deployment, long now) {
+        ResourceNames names = deployment.names();
         System.out.println();
         System.out.println("datalake is running locally. Ctrl-C stops everything.");
         System.out.println("  query API      " + apiUrl + "/v0/archive/");
         System.out.println("  S3/SQS/SNS     " + motoUrl + " (moto; bucket " + names.bucket() + ")");
         System.out.println("  DynamoDB       " + dynamoDb.endpoint() + " (tables " + names.recordsTable() + ", "
                 + names.latestTable() + ")");
-        System.out.println("  ingest queue   " + stack.ingestQueueUrl() + " (DLQ " + names.deadLetterQueue() + ")");
-        System.out.println("  reports        " + stack.reportTopicArn());
+        System.out.println("  ingest queue   " + deployment.ingestQueueUrl() + " (DLQ " + names.deadLetterQueue() + ")");
+        System.out.println("  reports        " + deployment.reportTopicArn());
         System.out.println();
         System.out.println("Try:");
         for (String example : examples(apiUrl, now)) {

@@ -1,6 +1,6 @@
 package datalake.local;
 
-import datalake.localstack.AwsClients;
+import datalake.emulators.Emulators;
 import datalake.records.InvalidMetadataException;
 import datalake.records.Times;
 import java.io.IOException;
@@ -74,7 +74,7 @@ public final class Push {
         }
         long startMs = start == null ? Files.getLastModifiedTime(file).toMillis() : time(start, "--start");
         Long endMs = end == null ? null : time(end, "--end");
-        try (S3Client s3 = AwsClients.s3(URI.create(endpoint))) {
+        try (S3Client s3 = Emulators.clientsFor(URI.create(endpoint)).build(S3Client.builder().forcePathStyle(true))) {
             Pusher.FileFacts facts = new Pusher.FileFacts(what, where, startMs, endMs, workId,
                     file.toAbsolutePath().toString());
             return new Pusher(s3, bucket).push(file, facts).url();

@@ -1,11 +1,11 @@
 package datalake.local;
 
-import datalake.localstack.StackNames;
+import datalake.emulators.ResourceNames;
 import java.util.Map;
 
 /**
  * The local runner's settings: flags first, then environment variables, then the defaults of
- * DESIGN.md (API on 8080, DynamoDB Local on 8000, moto on 5000, names with the prefix "datalake"
+ * docs/DESIGN.md, "Running it locally" (API on 8080, DynamoDB Local on 8000, moto on 5000, names with the prefix "datalake"
  * as template.yaml's NamePrefix default, bucket datalake-local). Port 0 takes a free port.
  */
 record RunnerOptions(int apiPort, int dynamoDbPort, int motoPort, String prefix, String bucket, int batchSize,
@@ -55,8 +55,8 @@ record RunnerOptions(int apiPort, int dynamoDbPort, int motoPort, String prefix,
     }
 
     /** The resource names: template.yaml's, for this prefix. */
-    StackNames names() {
-        return new StackNames("us-east-1", bucket, prefix + "-ingest", prefix + "-ingest-dlq", prefix + "-uploads",
+    ResourceNames names() {
+        return new ResourceNames("us-east-1", bucket, prefix + "-ingest", prefix + "-ingest-dlq", prefix + "-uploads",
                 prefix + "-reports", prefix + "-reports-inspection", prefix + "-records", prefix + "-latest");
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import datalake.emulators.MotoServer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -53,7 +54,7 @@ class LocalRunnerIT {
                 "-cp", classpath, LocalRunner.class.getName(),
                 "--api-port", "0", "--dynamodb-port", "0", "--moto-port", "0", "--prefix", "runner-it")
                 .redirectErrorStream(true);
-        builder.environment().putAll(Map.of("DATALAKE_VENV", TemplateTest.repoRoot().resolve(".venv").toString()));
+        builder.environment().putAll(Map.of("DATALAKE_VENV", MotoServer.defaultVirtualEnv().toString()));
         runner = builder.start();
         CompletableFuture<Matcher> ready = new CompletableFuture<>();
         reader = new Thread(() -> {

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import datalake.emulators.Deployment;
+import datalake.emulators.Emulators;
+import datalake.emulators.EmulatorsExtension;
+import datalake.emulators.SqsLambdaPoller;
 import datalake.ingester.IngesterHandler;
-import datalake.localstack.AwsClients;
-import datalake.localstack.LocalAws;
-import datalake.localstack.StackOptions;
-import datalake.localstack.StackResources;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,7 +18,7 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
@@ -37,26 +37,25 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * (visibility timeout, ApproximateReceiveCount, redrive policy to the DLQ), the ingester as deployed.
  * Each test asserts the final state: the table, the reports, the DLQ and the ingest queue.
  */
+@ExtendWith(EmulatorsExtension.class)
 class RedeliveryIT {
-    @RegisterExtension
-    static final LocalAws AWS = LocalAws.shared();
+        static final Emulators AWS = Emulators.shared();
     private static final long DAY = 86_400_000L;
     private static final long T0 = 1_426_809_600_000L;
 
     @Test
     void dynamoDbGoingDownInTheMiddleOfABatchLosesAndDuplicatesNothing() throws Exception {
         // given ten uploads of three day buckets each: one batch of ten is 30 records, two BatchWriteItem calls
-        try (Pipeline p = new Pipeline(AWS, "ddb-outage", StackOptions.defaults(), 2)) {
+        try (PipelineHarness p = new PipelineHarness(AWS, "ddb-outage", Deployment.Options.defaults(), 2)) {
             Outage outage = new Outage(p);
-            DynamoDbClient dynamoDb = AwsClients.dynamoDbBuilder(AWS.dynamoDbEndpoint())
-                    .overrideConfiguration(o -> o.addExecutionInterceptor(outage).retryStrategy(RetryMode.STANDARD))
-                    .build();
+            DynamoDbClient dynamoDb = AWS.dynamoDbClients().build(DynamoDbClient.builder(),
+                    o -> o.addExecutionInterceptor(outage).retryStrategy(RetryMode.STANDARD));
             SqsLambdaPoller poller = p.poller(p.handler(AWS.s3(), dynamoDb));
             for (int i = 0; i < 10; i++) {
                 p.put(AWS.s3(), "outage/" + i + ".bin",
-                        Pipeline.metadata("outage", "node", "f" + i, T0 + i * 1000, T0 + 2 * DAY + i * 1000));
+                        PipelineHarness.metadata("outage", "node", "f" + i, T0 + i * 1000, T0 + 2 * DAY + i * 1000));
             }
-            p.awaitVisible(p.stack.ingestQueueUrl(), 10, Duration.ofSeconds(20));
+            p.awaitVisible(p.deployment.ingestQueueUrl(), 10, Duration.ofSeconds(20));
 
             // when DynamoDB Local stops right before the batch's second BatchWriteItem, and comes back
             // (with the data it had: DynamoDB is durable, DynamoDB Local in memory is not) after the invocation
@@ -67,11 +66,11 @@ class RedeliveryIT {
                 if (outage.down.get()) {
                     outage.restore();
                 }
-                p.drain(p.stack.reportInspectionQueueUrl(), 0).forEach(m -> addFileReport(reports, m));
+                p.drain(p.deployment.reportInspectionQueueUrl(), 0).forEach(m -> addFileReport(reports, m));
             }
             Thread.sleep(3000); // anything still to come (a duplicate delivery) would arrive now
             poller.pollOnce(1);
-            p.drain(p.stack.reportInspectionQueueUrl(), 1).forEach(m -> addFileReport(reports, m));
+            p.drain(p.deployment.reportInspectionQueueUrl(), 1).forEach(m -> addFileReport(reports, m));
 
             // then the outage happened mid-batch and sent messages back
             assertTrue(outage.restored.get(), "DynamoDB Local was stopped and restarted");
@@ -80,7 +79,7 @@ class RedeliveryIT {
             assertTrue(poller.failedItems() > 0, "messages were handed back for redelivery");
             // and every file is in the table once per bucket, nothing missing
             Map<String, Integer> itemsPerFile = new TreeMap<>();
-            for (Map<String, AttributeValue> item : p.items(p.stack.names().recordsTable())) {
+            for (Map<String, AttributeValue> item : p.items(p.deployment.names().recordsTable())) {
                 itemsPerFile.merge(item.get("metadata").m().get("id").s(), 1, Integer::sum);
             }
             Map<String, Integer> expected = new TreeMap<>();
@@ -92,8 +91,8 @@ class RedeliveryIT {
             assertEquals(10, reports.size());
             assertTrue(reports.stream().allMatch(r -> r.path("status").asText().equals("success")), reports.toString());
             assertEquals(10, reports.stream().map(r -> r.path("records").get(0).path("url").asText()).distinct().count());
-            assertEquals(List.of(), p.drain(p.stack.deadLetterQueueUrl(), 1));
-            assertEquals(0, p.visibleMessages(p.stack.ingestQueueUrl()));
+            assertEquals(List.of(), p.drain(p.deployment.deadLetterQueueUrl(), 1));
+            assertEquals(0, p.visibleMessages(p.deployment.ingestQueueUrl()));
             dynamoDb.close();
         }
     }
@@ -101,13 +100,13 @@ class RedeliveryIT {
     @Test
     void accessDeniedOnTheObjectIsRetriedThenRedrivenToTheDeadLetterQueue() throws Exception {
         // given a bucket whose HeadObject answers 403 for one key, and a redrive policy of two receives
-        try (Pipeline p = new Pipeline(AWS, "access-denied", StackOptions.defaults().withMaxReceiveCount(2), 1)) {
-            S3Client s3 = AwsClients.s3Builder(AWS.motoEndpoint())
-                    .overrideConfiguration(o -> o.addExecutionInterceptor(new Forbidden("secret/"))).build();
+        try (PipelineHarness p = new PipelineHarness(AWS, "access-denied", Deployment.Options.defaults().withMaxReceiveCount(2), 1)) {
+            S3Client s3 = AWS.s3Clients().build(S3Client.builder().forcePathStyle(true),
+                    o -> o.addExecutionInterceptor(new Forbidden("secret/")));
             SqsLambdaPoller poller = p.poller(p.handler(s3, AWS.dynamoDb()));
-            p.put(AWS.s3(), "secret/denied.bin", Pipeline.metadata("denied", "node", "denied", T0, null));
-            p.put(AWS.s3(), "open/fine.bin", Pipeline.metadata("denied", "node", "fine", T0, null));
-            p.awaitVisible(p.stack.ingestQueueUrl(), 2, Duration.ofSeconds(20));
+            p.put(AWS.s3(), "secret/denied.bin", PipelineHarness.metadata("denied", "node", "denied", T0, null));
+            p.put(AWS.s3(), "open/fine.bin", PipelineHarness.metadata("denied", "node", "fine", T0, null));
+            p.awaitVisible(p.deployment.ingestQueueUrl(), 2, Duration.ofSeconds(20));
 
             // when the poller runs until SQS's redrive policy has moved the denied message
             List<Message> dead = new ArrayList<>();
@@ -115,32 +114,32 @@ class RedeliveryIT {
             long deadline = System.nanoTime() + Duration.ofSeconds(45).toNanos();
             while (dead.isEmpty() && System.nanoTime() < deadline) {
                 poller.pollOnce(1);
-                p.drain(p.stack.reportInspectionQueueUrl(), 0).forEach(m -> addFileReport(reports, m));
-                dead.addAll(p.drain(p.stack.deadLetterQueueUrl(), 0));
+                p.drain(p.deployment.reportInspectionQueueUrl(), 0).forEach(m -> addFileReport(reports, m));
+                dead.addAll(p.drain(p.deployment.deadLetterQueueUrl(), 0));
             }
-            p.drain(p.stack.reportInspectionQueueUrl(), 1).forEach(m -> addFileReport(reports, m));
+            p.drain(p.deployment.reportInspectionQueueUrl(), 1).forEach(m -> addFileReport(reports, m));
 
-            // then AccessDenied is transient (DESIGN.md: a permission is fixed by a deploy): the message was
+            // then AccessDenied is transient (docs/DESIGN.md, "Failure policy": a permission is fixed by a deploy): the message was
             // received twice, never acknowledged, and the redrive policy moved it, body unchanged, to the DLQ
             assertEquals(1, dead.size(), "the denied message reached the DLQ");
             assertTrue(dead.get(0).body().contains("secret%2Fdenied.bin"), dead.get(0).body());
             assertTrue(poller.failedItems() >= 2, "handed back on each of its two receives");
             // and the other file of the same batch is indexed and reported; the denied one is in neither
-            List<String> ids = p.items(p.stack.names().recordsTable()).stream()
+            List<String> ids = p.items(p.deployment.names().recordsTable()).stream()
                     .map(i -> i.get("metadata").m().get("id").s()).toList();
             assertEquals(List.of("fine"), ids);
             assertEquals(1, reports.size(), reports.toString());
             assertEquals("success", reports.get(0).path("status").asText());
             assertTrue(p.logLines.stream().anyMatch(l -> l.contains("AwsError") && l.contains("403")),
                     String.join("\n", p.logLines));
-            assertEquals(0, p.visibleMessages(p.stack.ingestQueueUrl()));
+            assertEquals(0, p.visibleMessages(p.deployment.ingestQueueUrl()));
             s3.close();
         }
     }
 
     /** Keeps a report unless it is of an s3:TestEvent (S3 sends one when a notification is configured). */
     private static void addFileReport(List<JsonNode> reports, Message message) {
-        JsonNode report = Pipeline.parse(message.body());
+        JsonNode report = PipelineHarness.parse(message.body());
         if (!report.path("records").isEmpty() || !report.path("status").asText().equals("success")) {
             reports.add(report);
         }
@@ -152,14 +151,14 @@ class RedeliveryIT {
      * restarts it on the same port, recreates the tables and puts the copy back.
      */
     private static final class Outage implements ExecutionInterceptor {
-        private final Pipeline p;
+        private final PipelineHarness p;
         private final AtomicInteger batchWrites = new AtomicInteger();
         final AtomicBoolean down = new AtomicBoolean();
         final AtomicBoolean restored = new AtomicBoolean();
         private final Map<String, List<Map<String, AttributeValue>>> snapshot = new HashMap<>();
         int writtenBeforeOutage;
 
-        Outage(Pipeline p) {
+        Outage(PipelineHarness p) {
             this.p = p;
         }
 
@@ -167,10 +166,10 @@ class RedeliveryIT {
         public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
             if ("BatchWriteItem".equals(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME))
                     && batchWrites.incrementAndGet() == 2 && down.compareAndSet(false, true)) {
-                for (String table : List.of(p.stack.names().recordsTable(), p.stack.names().latestTable())) {
+                for (String table : List.of(p.deployment.names().recordsTable(), p.deployment.names().latestTable())) {
                     snapshot.put(table, p.items(table));
                 }
-                writtenBeforeOutage = snapshot.get(p.stack.names().recordsTable()).size();
+                writtenBeforeOutage = snapshot.get(p.deployment.names().recordsTable()).size();
                 AWS.dynamoDbLocal().stop();
             }
         }
@@ -181,7 +180,7 @@ class RedeliveryIT {
             }
             Thread.sleep(500);
             AWS.dynamoDbLocal().start();
-            StackResources.on(AWS).create(p.stack.names(), p.stack.options());
+            Deployment.create(AWS, p.deployment.names(), p.deployment.options());
             snapshot.forEach((table, items) -> items.forEach(item -> AWS.dynamoDb().putItem(r -> r.tableName(table).item(item))));
             restored.set(true);
         }

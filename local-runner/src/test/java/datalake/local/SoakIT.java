@@ -6,10 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
+import datalake.emulators.Deployment;
+import datalake.emulators.Emulators;
+import datalake.emulators.EmulatorsExtension;
+import datalake.emulators.SqsLambdaPoller;
 import datalake.ingester.IngesterHandler;
-import datalake.localstack.AwsClients;
-import datalake.localstack.LocalAws;
-import datalake.localstack.StackOptions;
 import datalake.query.QueryConfig;
 import datalake.query.QueryHandler;
 import java.io.IOException;
@@ -28,7 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -43,9 +44,9 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * end the counts must reconcile exactly. N is {@code -Ddatalake.soak.n} (1,000 in CI; scripts/soak.sh
  * takes it as its argument). The reconciliation is printed and written to target/soak-report.txt.
  */
+@ExtendWith(EmulatorsExtension.class)
 class SoakIT {
-    @RegisterExtension
-    static final LocalAws AWS = LocalAws.shared();
+        static final Emulators AWS = Emulators.shared();
     private static final long T0 = 1_426_809_600_000L;
     private static final long DAY = 86_400_000L;
     private static final int POLLERS = 4;
@@ -67,7 +68,7 @@ class SoakIT {
         int badJson = poison - invalid - missing;
         int good = n - poison;
         List<Notification> plan = plan(n, good, invalid, missing, badJson);
-        try (Pipeline p = new Pipeline(AWS, "soak", StackOptions.defaults(), 10)) {
+        try (PipelineHarness p = new PipelineHarness(AWS, "soak", Deployment.Options.defaults(), 10)) {
             Map<String, Integer> expectedItems = new TreeMap<>();
             Set<String> goodUrls = new HashSet<>();
             Collected collected = new Collected();
@@ -85,7 +86,7 @@ class SoakIT {
                     // given this round's uploads (good files, every tenth spanning two day buckets) and poison
                     long uploadStarted = System.nanoTime();
                     send(p, uploads, batch, expectedItems, goodUrls);
-                    p.awaitVisible(p.stack.ingestQueueUrl(), batch.size(), Duration.ofSeconds(120));
+                    p.awaitVisible(p.deployment.ingestQueueUrl(), batch.size(), Duration.ofSeconds(120));
                     uploadSeconds += (System.nanoTime() - uploadStarted) / 1e9;
                     int goodInBatch = (int) batch.stream().filter(b -> b.kind() == Kind.GOOD).count();
                     goodSoFar += goodInBatch;
@@ -97,9 +98,9 @@ class SoakIT {
                     long deadline = System.nanoTime() + Duration.ofSeconds(60 + batch.size() / 10).toNanos();
                     while ((collected.reportedUrls.size() < goodSoFar || collected.errors() < poisonSoFar
                             || collected.dead.size() < poisonSoFar) && System.nanoTime() < deadline) {
-                        collected.reportsFrom(p.drain(p.stack.reportInspectionQueueUrl(), 1));
+                        collected.reportsFrom(p.drain(p.deployment.reportInspectionQueueUrl(), 1));
                         if (collected.dead.size() < poisonSoFar) {
-                            collected.dead.addAll(p.drain(p.stack.deadLetterQueueUrl(), 0));
+                            collected.dead.addAll(p.drain(p.deployment.deadLetterQueueUrl(), 0));
                         }
                     }
                     pollers.stop();
@@ -114,22 +115,22 @@ class SoakIT {
             Pollers pollers = Pollers.start(p, handler);
             long drainDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (inQueue(p) > 0 && System.nanoTime() < drainDeadline) {
-                collected.reportsFrom(p.drain(p.stack.reportInspectionQueueUrl(), 1));
+                collected.reportsFrom(p.drain(p.deployment.reportInspectionQueueUrl(), 1));
             }
             Thread.sleep(2000);
             pollers.stop();
-            for (List<Message> more = p.drain(p.stack.reportInspectionQueueUrl(), 1); !more.isEmpty();
-                    more = p.drain(p.stack.reportInspectionQueueUrl(), 1)) {
+            for (List<Message> more = p.drain(p.deployment.reportInspectionQueueUrl(), 1); !more.isEmpty();
+                    more = p.drain(p.deployment.reportInspectionQueueUrl(), 1)) {
                 collected.reportsFrom(more);
             }
-            collected.dead.addAll(p.drain(p.stack.deadLetterQueueUrl(), 1));
+            collected.dead.addAll(p.drain(p.deployment.deadLetterQueueUrl(), 1));
             Map<String, Integer> reportsByStatus = collected.reportsByStatus;
             Map<String, Integer> reportedUrls = collected.reportedUrls;
             List<Message> dead = collected.dead;
 
             // then: the table holds every good file once per bucket, and nothing else
             Map<String, Integer> items = new TreeMap<>();
-            for (Map<String, AttributeValue> item : p.items(p.stack.names().recordsTable())) {
+            for (Map<String, AttributeValue> item : p.items(p.deployment.names().recordsTable())) {
                 items.merge(item.get("metadata").m().get("id").s(), 1, Integer::sum);
             }
             int expectedItemCount = expectedItems.values().stream().mapToInt(Integer::intValue).sum();
@@ -148,7 +149,7 @@ class SoakIT {
             // SQS is at-least-once: the same message settled twice is a redelivery, harmless if nothing doubles
             Map<String, Integer> settledPerMessage = new HashMap<>();
             for (String line : p.logLines) {
-                JsonNode log = Pipeline.parse(line);
+                JsonNode log = PipelineHarness.parse(line);
                 if (log.path("message").asText().equals("message handled")
                         && !log.path("status").asText().equals("retry")) {
                     settledPerMessage.merge(log.path("messageId").asText(), 1, Integer::sum);
@@ -168,7 +169,7 @@ class SoakIT {
                             + queriedSet.size() + " distinct, " + (queriedSet.containsAll(goodUrls) ? "all" : "NOT all")
                             + " good files",
                     "soak: reports " + reportsByStatus + "; DLQ " + dead.size() + " " + deadKinds
-                            + "; ingest queue left " + p.visibleMessages(p.stack.ingestQueueUrl()),
+                            + "; ingest queue left " + p.visibleMessages(p.deployment.ingestQueueUrl()),
                     "soak: lost " + lost + ", duplicated " + duplicated + " (files in the table, query pages, DLQ);"
                             + " reports " + settled + " for " + n + " messages (+" + testEvents + " s3:TestEvent): "
                             + redelivered + " messages delivered twice by SQS (at least once), rewritten idempotently",
@@ -187,7 +188,7 @@ class SoakIT {
             assertEquals(Map.of("InvalidMetadata", invalid, "NoSuchKey", missing, "BadJson", badJson), deadKinds);
             assertEquals(0, lost);
             assertEquals(0, duplicated);
-            assertEquals(0, p.visibleMessages(p.stack.ingestQueueUrl()));
+            assertEquals(0, p.visibleMessages(p.deployment.ingestQueueUrl()));
             assertTrue(p.logLines.stream().allMatch(SoakIT::isJson), "every log line is one JSON document");
         }
     }
@@ -225,7 +226,7 @@ class SoakIT {
     }
 
     /** Uploads a round's objects (8 at a time), deletes its "missing" ones, sends its bodies that are not JSON. */
-    private static void send(Pipeline p, ExecutorService uploads, List<Notification> batch,
+    private static void send(PipelineHarness p, ExecutorService uploads, List<Notification> batch,
             Map<String, Integer> expectedItems, Set<String> goodUrls) throws Exception {
         List<Future<?>> pending = new ArrayList<>();
         for (Notification notification : batch) {
@@ -239,12 +240,12 @@ class SoakIT {
                     String key = "soak/" + (f % 100) + "/" + id + ".bin";
                     goodUrls.add("s3://" + p.bucket() + "/" + key);
                     pending.add(uploads.submit(() -> p.put(AWS.s3(), key,
-                            Pipeline.metadata(WHAT, "node-" + (f % 7), id, start, end))));
+                            PipelineHarness.metadata(WHAT, "node-" + (f % 7), id, start, end))));
                 }
                 case INVALID -> pending.add(uploads.submit(() -> p.put(AWS.s3(), "poison/invalid-" + f + ".bin",
-                        Pipeline.metadata(WHAT, "Not A Slug", "bad" + f, T0, null))));
+                        PipelineHarness.metadata(WHAT, "Not A Slug", "bad" + f, T0, null))));
                 case MISSING -> pending.add(uploads.submit(() -> p.put(AWS.s3(), "poison/missing-" + f + ".bin",
-                        Pipeline.metadata(WHAT, "node-0", "gone" + f, T0, null))));
+                        PipelineHarness.metadata(WHAT, "node-0", "gone" + f, T0, null))));
                 case BAD_JSON -> { }
             }
         }
@@ -256,7 +257,7 @@ class SoakIT {
             if (notification.kind() == Kind.MISSING) {
                 AWS.s3().deleteObject(r -> r.bucket(p.bucket()).key("poison/missing-" + f + ".bin"));
             } else if (notification.kind() == Kind.BAD_JSON) {
-                AWS.sqs().sendMessage(r -> r.queueUrl(p.stack.ingestQueueUrl()).messageBody(
+                AWS.sqs().sendMessage(r -> r.queueUrl(p.deployment.ingestQueueUrl()).messageBody(
                         f % 2 == 0 ? "not json " + f : "{\"Records\":[{\"eventVersion\":\"2.1\"," + f));
             }
         }
@@ -270,7 +271,7 @@ class SoakIT {
 
         void reportsFrom(List<Message> messages) {
             for (Message m : messages) {
-                JsonNode report = Pipeline.parse(m.body());
+                JsonNode report = PipelineHarness.parse(m.body());
                 reportsByStatus.merge(kind(report), 1, Integer::sum);
                 if (report.path("status").asText().equals("success")) {
                     report.path("records").forEach(r -> reportedUrls.merge(r.path("url").asText(), 1, Integer::sum));
@@ -285,7 +286,7 @@ class SoakIT {
 
     /** Four pollers on the ingest queue, each on its own thread, as Lambda's event source mapping runs. */
     private record Pollers(List<SqsLambdaPoller> pollers, List<Thread> threads) {
-        static Pollers start(Pipeline p, IngesterHandler handler) {
+        static Pollers start(PipelineHarness p, IngesterHandler handler) {
             List<SqsLambdaPoller> pollers = new ArrayList<>();
             List<Thread> threads = new ArrayList<>();
             for (int i = 0; i < POLLERS; i++) {
@@ -309,13 +310,9 @@ class SoakIT {
     }
 
     /** Every page of one time query over all soak files, through the query Lambda's handler. */
-    private static List<String> queryAll(Pipeline p) {
-        QueryConfig config = QueryConfig.of(p.stack.names().recordsTable(), p.bucket());
-        S3Presigner presigner = S3Presigner.builder().region(AwsClients.REGION).endpointOverride(AWS.motoEndpoint())
-                .credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(AwsClients.ACCESS_KEY_ID, AwsClients.SECRET_ACCESS_KEY)))
-                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build()).build();
-        QueryHandler query = new QueryHandler(config, AWS.dynamoDb(), AWS.s3(), presigner);
+    private static List<String> queryAll(PipelineHarness p) {
+        QueryConfig config = QueryConfig.of(p.deployment.names().recordsTable(), p.bucket());
+        QueryHandler query = new QueryHandler(config, AWS.dynamoDb(), AWS.s3(), AWS.presigner());
         List<String> urls = new ArrayList<>();
         String rawQuery = "what=" + WHAT + "&start=" + (T0 - DAY) + "&end=" + (T0 + 3 * DAY);
         for (int page = 0; rawQuery != null; page++) {
@@ -328,18 +325,17 @@ class SoakIT {
                     .withStage("$default").build());
             APIGatewayV2HTTPResponse response = query.handleRequest(event, null);
             assertEquals(200, response.getStatusCode(), response.getBody());
-            JsonNode body = Pipeline.parse(response.getBody());
+            JsonNode body = PipelineHarness.parse(response.getBody());
             body.path("records").forEach(r -> urls.add(r.path("url").asText()));
             rawQuery = body.path("next").isTextual() ? URI.create(body.path("next").asText()).getRawQuery() : null;
         }
-        presigner.close();
         return urls;
     }
 
     /** Messages on the ingest queue, visible or in flight. */
-    private static int inQueue(Pipeline p) {
+    private static int inQueue(PipelineHarness p) {
         Map<software.amazon.awssdk.services.sqs.model.QueueAttributeName, String> attributes = AWS.sqs()
-                .getQueueAttributes(r -> r.queueUrl(p.stack.ingestQueueUrl()).attributeNames(
+                .getQueueAttributes(r -> r.queueUrl(p.deployment.ingestQueueUrl()).attributeNames(
                         software.amazon.awssdk.services.sqs.model.QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
                         software.amazon.awssdk.services.sqs.model.QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE))
                 .attributes();
@@ -353,7 +349,7 @@ class SoakIT {
 
     private static boolean isJson(String line) {
         try {
-            return Pipeline.JSON.readTree(line).isObject();
+            return PipelineHarness.JSON.readTree(line).isObject();
         } catch (IOException e) {
             return false;
         }

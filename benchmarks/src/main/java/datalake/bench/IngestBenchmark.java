@@ -1,0 +1,368 @@
+package datalake.bench;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import datalake.emulators.Deployment;
+import datalake.emulators.Emulators;
+import datalake.emulators.MotoServer;
+import datalake.emulators.ResourceNames;
+import datalake.emulators.SqsLambdaPoller;
+import datalake.ingester.Ingester;
+import datalake.ingester.IngesterClients;
+import datalake.ingester.IngesterConfig;
+import datalake.ingester.IngesterHandler;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.Select;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+import software.amazon.dynamodb.services.local.main.ServerRunner;
+
+/**
+ * End-to-end ingest on the local stack (scripts/bench.sh, part 2): {@code --files} real S3 objects put
+ * into moto, whose real notifications (S3 → SNS → SQS, raw delivery as the template subscribes) queue
+ * up; then {@code --pollers} Lambda-style SQS pollers, each with its own ingester as a Lambda sandbox
+ * would have, drain the queue; timed until every message is acknowledged and the table holds every
+ * record. Pushed and drained in rounds of at most {@code --backlog} files (200), each round's push and
+ * drain timed apart and the figures summed: moto's SQS is O(queue depth) per message sent and received,
+ * so a single backlog of 10,000 made moto's time quadratic in the number of files. DynamoDB Local
+ * runs in a JVM of its own, so the CPU time of each process, read from /proc, says where the time
+ * goes: this JVM (the ingester, plus the pollers' receive/delete, which Lambda's event source mapping
+ * does in AWS), moto (python), DynamoDB Local.
+ *
+ * <p>usage: IngestBenchmark [--files N] [--pollers N] [--backlog N] [--clock-ticks N] [--json F]
+ */
+public final class IngestBenchmark {
+    private static final long START = 1_704_067_200_000L;
+    private static final long DAY = 86_400_000L;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    private IngestBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = Options.parse(args);
+        int files = Integer.parseInt(options.getOrDefault("files", "10000"));
+        int pollers = Integer.parseInt(options.getOrDefault("pollers", "4"));
+        int backlog = Integer.parseInt(options.getOrDefault("backlog", "200"));
+        long ticks = Long.parseLong(options.getOrDefault("clock-ticks", "100"));
+        // The ingester logs a JSON line per message on standard output; formatting it stays in the
+        // measurement (Lambda ships it to CloudWatch), the 10,000 lines do not reach the terminal.
+        PrintStream out = System.out;
+        System.setOut(new PrintStream(OutputStream.nullOutputStream()));
+
+        MotoServer moto = new MotoServer();
+        Process dynamoProcess = null;
+        try {
+            moto.start();
+            int dynamoPort = freePort();
+            dynamoProcess = startDynamoDbLocal(dynamoPort);
+            URI dynamoEndpoint = URI.create("http://127.0.0.1:" + dynamoPort);
+            DynamoDbClient dynamo = Emulators.clientsFor(dynamoEndpoint).build(DynamoDbClient.builder());
+            awaitDynamoDb(dynamo, dynamoProcess);
+            S3Client s3 = Emulators.clientsFor(moto.endpoint()).build(S3Client.builder().forcePathStyle(true));
+            SqsClient sqs = Emulators.clientsFor(moto.endpoint()).build(SqsClient.builder());
+            SnsClient sns = Emulators.clientsFor(moto.endpoint()).build(SnsClient.builder());
+            ResourceNames names = ResourceNames.unique("ingestbench");
+            // Nobody reads the report-inspection queue here (the template subscribes nothing to the
+            // report topic either): subscribed, it would collect one message per file, and moto's SQS
+            // costs O(queue depth) per message sent to a queue (see rounds below). The ingester still
+            // publishes every report to the topic.
+            Deployment stack = Deployment.create(dynamo, s3, sqs, sns, names,
+                    Deployment.Options.defaults().withRawDelivery(true).withReportInspection(false));
+
+            // "moto_server", not "moto": DynamoDB Local's command line holds the checkout's path, which
+            // may contain "moto" too (a clone in /tmp/moto-probe counted DynamoDB Local as moto).
+            List<Long> motoPids = pidsOf("moto_server");
+            long dynamoPid = dynamoProcess.pid();
+            out.printf(Locale.ROOT, "end-to-end ingest: %d files, %d pollers (batches of 10), %d cores,"
+                    + " in rounds of at most %d files%n",
+                    files, pollers, Runtime.getRuntime().availableProcessors(), backlog);
+
+            Map<String, String> env = new HashMap<>(stack.environment());
+            env.put("DATALAKE_S3_PATH_STYLE", "true");
+            env.put("AWS_LAMBDA_FUNCTION_NAME", "datalake-ingester");
+            IngesterConfig config = IngesterConfig.fromEnvironment(env);
+            List<Ingester> ingesters = new ArrayList<>();
+            for (int i = 0; i < pollers; i++) {
+                ingesters.add(Ingester.forAws(config, new IngesterClients(s3, dynamo, sns, sqs)).build());
+            }
+            AtomicLong handlerCpu = new AtomicLong();
+            AtomicLong pollerCpu = new AtomicLong();
+
+            // Rounds: push up to --backlog files and wait until all their notifications are queued, then
+            // let the pollers drain that backlog until the table holds every record so far. moto 5.2.5's
+            // SQS is O(queue depth) per SendMessage and three times that per message received (each
+            // computes every queue attribute, counting all messages; sqs/models.py Queue.attributes), so
+            // a backlog of all N files makes the run O(N^2) in moto; bounded rounds keep it linear.
+            Cpu pushCpu = new Cpu(0, 0, 0);
+            Cpu cpu = new Cpu(0, 0, 0);
+            double pushSeconds = 0;
+            double seconds = 0;
+            long items = 0;
+            long acknowledged = 0;
+            long retried = 0;
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
+            for (int from = 0; from < files && System.nanoTime() < deadline; from += backlog) {
+                int to = Math.min(files, from + backlog);
+                // Push: the clients' part, not timed as ingest; the notifications wait in the queue.
+                Cpu pushBefore = Cpu.read(motoPids, dynamoPid);
+                long pushStarted = System.nanoTime();
+                push(s3, names.bucket(), from, to);
+                awaitQueued(sqs, stack.ingestQueueUrl(), to - from);
+                pushSeconds += (System.nanoTime() - pushStarted) / 1e9;
+                pushCpu = pushCpu.plus(Cpu.read(motoPids, dynamoPid).minus(pushBefore));
+
+                // Ingest: from the pollers' start until all is acknowledged and in the table.
+                List<SqsLambdaPoller> running = new ArrayList<>();
+                List<Thread> threads = new ArrayList<>();
+                Cpu before = Cpu.read(motoPids, dynamoPid);
+                long started = System.nanoTime();
+                for (int i = 0; i < pollers; i++) {
+                    SqsLambdaPoller poller = new SqsLambdaPoller(sqs, stack.ingestQueueUrl(), stack.ingestQueueArn(),
+                            names.region(), new CpuTimed(new IngesterHandler(ingesters.get(i)), handlerCpu), 10,
+                            Duration.ofSeconds(60));
+                    running.add(poller);
+                    Thread thread = new Thread(() -> {
+                        try {
+                            poller.run();
+                        } finally {
+                            pollerCpu.addAndGet(THREADS.getCurrentThreadCpuTime());
+                        }
+                    }, "bench-poller-" + i);
+                    threads.add(thread);
+                    thread.start();
+                }
+                // Done when every file's record is in the table (a notification delivered twice is
+                // acknowledged twice, so the pollers' count alone can run ahead of the table).
+                while (System.nanoTime() < deadline) {
+                    if (running.stream().mapToLong(SqsLambdaPoller::processed).sum() >= to - from
+                            && (items = count(dynamo, names.recordsTable())) >= to) {
+                        break;
+                    }
+                    Thread.sleep(items > from ? 500 : 50);
+                }
+                seconds += (System.nanoTime() - started) / 1e9;
+                cpu = cpu.plus(Cpu.read(motoPids, dynamoPid).minus(before));
+                acknowledged += running.stream().mapToLong(SqsLambdaPoller::processed).sum();
+                retried += running.stream().mapToLong(SqsLambdaPoller::failedItems).sum();
+                running.forEach(SqsLambdaPoller::stop);
+                for (Thread thread : threads) {
+                    thread.join(5000);
+                }
+            }
+            long headThreadsCpu = cpuOfThreads("ingester-");
+            ingesters.forEach(Ingester::close);
+            String deadLetters = sqs.getQueueAttributes(r -> r.queueUrl(stack.deadLetterQueueUrl())
+                    .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES)).attributes()
+                    .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES);
+            if (items != files) {
+                throw new IllegalStateException("after " + seconds + " s only " + items + " of " + files
+                        + " records are in the table (" + acknowledged + " messages acknowledged, " + retried
+                        + " handed back, " + deadLetters + " dead letters)");
+            }
+
+            double toSeconds = 1.0 / ticks;
+            double jvm = cpu.self * toSeconds;
+            double motoCpu = cpu.moto * toSeconds;
+            double dynamoCpu = cpu.dynamo * toSeconds;
+            double handler = (handlerCpu.get() + headThreadsCpu) / 1e9;
+            double eventSourceMapping = Math.max(0, pollerCpu.get() / 1e9 - handlerCpu.get() / 1e9);
+            double ours = jvm - eventSourceMapping;
+            double all = jvm + motoCpu + dynamoCpu;
+            double share = ours / all;
+            out.printf(Locale.ROOT, "  push:   %d files in %.1f s (%.0f files/s); CPU s: this JVM %.1f, moto %.1f, DynamoDB Local %.1f%n",
+                    files, pushSeconds, files / pushSeconds, pushCpu.self * toSeconds, pushCpu.moto * toSeconds,
+                    pushCpu.dynamo * toSeconds);
+            out.printf(Locale.ROOT, "  ingest: %d files in %.1f s = %.0f files/s, %d records in the table"
+                    + " (%d messages acknowledged, %d handed back, %s dead letters)%n",
+                    files, seconds, files / seconds, items, acknowledged, retried, deadLetters);
+            out.printf(Locale.ROOT, "  CPU s during ingest (%.1f s wall x %d cores): this JVM %.1f (handler threads %.1f,"
+                            + " pollers' receive/delete %.1f, rest: GC, JIT, SDK %.1f), moto %.1f, DynamoDB Local %.1f%n",
+                    seconds, Runtime.getRuntime().availableProcessors(), jvm, handler, eventSourceMapping,
+                    jvm - handler - eventSourceMapping, motoCpu, dynamoCpu);
+            out.printf(Locale.ROOT, "  our CPU share (this JVM less the pollers' SQS calls, of all three processes): %.0f%%"
+                    + " (target < 30%%); %.2f ms of our CPU per file%n", 100 * share, 1000 * ours / files);
+            if (options.containsKey("json")) {
+                Files.writeString(Path.of(options.get("json")), String.format(Locale.ROOT,
+                        "{\"ingest_files\":%d,\"ingest_pollers\":%d,\"ingest_backlog\":%d,\"ingest_seconds\":%s,\"ingest_files_per_s\":%s,"
+                                + "\"ingest_push_files_per_s\":%s,\"ingest_cpu_s_jvm\":%s,\"ingest_cpu_s_handler\":%s,"
+                                + "\"ingest_cpu_s_pollers\":%s,\"ingest_cpu_s_moto\":%s,\"ingest_cpu_s_dynamodb_local\":%s,"
+                                + "\"ingest_cpu_share_ours_pct\":%s,\"ingest_cpu_ms_per_file_ours\":%s}",
+                        files, pollers, backlog, BenchStats.number(seconds), BenchStats.number(files / seconds),
+                        BenchStats.number(files / pushSeconds), BenchStats.number(jvm), BenchStats.number(handler),
+                        BenchStats.number(eventSourceMapping), BenchStats.number(motoCpu), BenchStats.number(dynamoCpu),
+                        BenchStats.number(100 * share), String.format(Locale.ROOT, "%.3f", 1000 * ours / files)));
+            }
+        } finally {
+            moto.close();
+            if (dynamoProcess != null) {
+                dynamoProcess.destroy();
+                dynamoProcess.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+        System.exit(0);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** DynamoDB Local in its own JVM, so that its CPU time is its own. */
+    private static Process startDynamoDbLocal(int port) throws IOException {
+        Path natives = Path.of(System.getProperty("datalake.sqlite4java.dir", "target/native-libs")).toAbsolutePath();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Dsqlite4java.library.path=" + natives,
+                "-cp", System.getProperty("java.class.path"), ServerRunner.class.getName(),
+                "-inMemory", "-sharedDb", "-disableTelemetry", "-port", Integer.toString(port))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    }
+
+    private static void awaitDynamoDb(DynamoDbClient dynamo, Process process) throws InterruptedException {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                dynamo.listTables();
+                return;
+            } catch (RuntimeException e) {
+                if (attempt > 300 || !process.isAlive()) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static void push(S3Client s3, String bucket, int from, int to) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                int first = t;
+                done.add(pool.submit(() -> {
+                    for (int i = from + first; i < to; i += 8) {
+                        String id = String.format(Locale.ROOT, "bench%08d", i);
+                        long start = START + (i % 30) * DAY + (i / 30) % DAY;
+                        String metadata = "{\"version\":0,\"start\":" + start + ",\"end\":null,\"where\":\"host-" + (i % 10)
+                                + "\",\"what\":\"bench\",\"id\":\"" + id + "\",\"hash\":\"0123456789abcdef0123456789abcdef\","
+                                + "\"work_id\":\"job-" + (i % 100) + "\",\"path\":\"/bench/" + i + "\"}";
+                        s3.putObject(r -> r.bucket(bucket).key(id + "/data").metadata(Map.of("datalake", metadata)),
+                                RequestBody.fromString("bench file " + i));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private static void awaitQueued(SqsClient sqs, String queueUrl, int files) throws InterruptedException {
+        for (int attempt = 0; attempt < 600; attempt++) {
+            String queued = sqs.getQueueAttributes(r -> r.queueUrl(queueUrl)
+                    .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES)).attributes()
+                    .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES);
+            if (Integer.parseInt(queued) >= files) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("moto did not queue " + files + " notifications within 60 s");
+    }
+
+    private static long count(DynamoDbClient dynamo, String table) {
+        return dynamo.scanPaginator(r -> r.tableName(table).select(Select.COUNT)).stream()
+                .mapToLong(page -> page.count()).sum();
+    }
+
+    private static long cpuOfThreads(String prefix) {
+        long total = 0;
+        for (ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
+            if (info != null && info.getThreadName().startsWith(prefix)) {
+                total += Math.max(0, THREADS.getThreadCpuTime(info.getThreadId()));
+            }
+        }
+        return total;
+    }
+
+    /** Processes descended from this JVM whose command line mentions {@code word}. */
+    private static List<Long> pidsOf(String word) {
+        return ProcessHandle.current().descendants()
+                .filter(p -> p.info().commandLine().orElse("").contains(word))
+                .map(ProcessHandle::pid).toList();
+    }
+
+    /** Clock ticks of user plus system time, from /proc/<pid>/stat (fields 14 and 15, and 16, 17 for reaped children). */
+    private record Cpu(long self, long moto, long dynamo) {
+        static Cpu read(List<Long> motoPids, long dynamoPid) throws IOException {
+            long moto = 0;
+            for (long pid : motoPids) {
+                moto += ticks(pid);
+            }
+            return new Cpu(ticks(ProcessHandle.current().pid()), moto, ticks(dynamoPid));
+        }
+
+        Cpu minus(Cpu other) {
+            return new Cpu(self - other.self, moto - other.moto, dynamo - other.dynamo);
+        }
+
+        Cpu plus(Cpu other) {
+            return new Cpu(self + other.self, moto + other.moto, dynamo + other.dynamo);
+        }
+
+        private static long ticks(long pid) throws IOException {
+            Path stat = Path.of("/proc", Long.toString(pid), "stat");
+            if (!Files.exists(stat)) {
+                return 0;
+            }
+            String text = Files.readString(stat);
+            String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ");
+            // fields[0] is field 3 (state): utime, stime, cutime, cstime are fields 14 to 17.
+            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]) + Long.parseLong(fields[13])
+                    + Long.parseLong(fields[14]);
+        }
+    }
+
+    /** The handler, with the CPU time its calling thread spends in it added up. */
+    private record CpuTimed(RequestHandler<SQSEvent, SQSBatchResponse> handler, AtomicLong nanos)
+            implements RequestHandler<SQSEvent, SQSBatchResponse> {
+        @Override
+        public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
+            long started = THREADS.getCurrentThreadCpuTime();
+            try {
+                return handler.handleRequest(event, context);
+            } finally {
+                nanos.addAndGet(THREADS.getCurrentThreadCpuTime() - started);
+            }
+        }
+    }
+}

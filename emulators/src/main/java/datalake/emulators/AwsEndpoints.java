@@ -1,0 +1,39 @@
+package datalake.emulators;
+
+import datalake.lambda.SdkClientFactory;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * Somewhere the AWS APIs answer without an AWS account: the {@link Emulators} (moto and DynamoDB
+ * Local, no Docker), or LocalStack in Docker (the ingester's LocalStack suite). What a test or the
+ * local runner needs of them: clients, factories for clients with settings of their own, and the
+ * SDK's endpoint settings for code that builds its own clients.
+ */
+public interface AwsEndpoints {
+    /** For messages: "moto + DynamoDB Local", "LocalStack". */
+    String name();
+
+    S3Client s3();
+
+    SqsClient sqs();
+
+    SnsClient sns();
+
+    DynamoDbClient dynamoDb();
+
+    /** Builds DynamoDB clients of one's own (a fault-injecting interceptor, fewer retries). */
+    SdkClientFactory dynamoDbClients();
+
+    /** Builds S3, SQS and SNS clients of one's own (S3 ones need {@code forcePathStyle(true)}). */
+    SdkClientFactory s3Clients();
+
+    /**
+     * AWS_ENDPOINT_URL_DYNAMODB, _S3, _SQS and _SNS, AWS_REGION and dummy credentials: the settings with
+     * which a handler's own {@link SdkClientFactory#forFunction} reaches these endpoints.
+     */
+    Map<String, String> endpointEnvironment();
+}

@@ -1,0 +1,14 @@
+package datalake.emulators;
+
+/**
+ * An emulator cannot run because something it needs is not installed: moto_server is missing from the
+ * test virtualenv, or sqlite4java's native library (needed by DynamoDB Local) was not copied. The message
+ * says how to install it.
+ */
+public final class EmulatorNotInstalledException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public EmulatorNotInstalledException(String message) {
+        super(message);
+    }
+}

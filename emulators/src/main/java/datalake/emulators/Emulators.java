@@ -1,0 +1,217 @@
+package datalake.emulators;
+
+import datalake.lambda.LambdaHttpClient;
+import datalake.lambda.SdkClientFactory;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.SdkClient;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * AWS's emulators without Docker, one of each per JVM, started when first needed: DynamoDB Local
+ * (in-process) and a moto server (S3, SQS, SNS, as a child process), with SDK clients for them built
+ * by the project's {@link SdkClientFactory}. Test classes share them, so each takes its own resource
+ * names ({@link ResourceNames#unique}); the test-jar's {@code EmulatorsExtension} stops them when the
+ * test run ends. Outside JUnit: {@link #shared()}, then {@link #close()} when done (moto is also
+ * stopped by a JVM shutdown hook); after {@code close()} the next use starts fresh, empty emulators.
+ */
+public final class Emulators implements AwsEndpoints, AutoCloseable {
+    /** The region every local client and ARN uses. */
+    public static final Region REGION = Region.US_EAST_1;
+    /** Dummy credentials; DynamoDB Local accepts only letters and digits in the key id. */
+    public static final String ACCESS_KEY_ID = "datalakelocal";
+    public static final String SECRET_ACCESS_KEY = "datalakelocal";
+    /** Emulators under load answer slower than AWS: generous timeouts, but timeouts. */
+    private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(120);
+    private static final int CONNECTIONS = 64;
+    private static final Emulators SHARED = new Emulators();
+
+    private DynamoDbLocal dynamoDbLocal;
+    private MotoServer moto;
+    private DynamoDbClient dynamoDb;
+    private S3Client s3;
+    private SqsClient sqs;
+    private SnsClient sns;
+
+    private Emulators() {
+    }
+
+    /** The emulators of this JVM. */
+    public static Emulators shared() {
+        return SHARED;
+    }
+
+    /**
+     * Clients of an emulator at {@code endpoint}: the project's factory rules, dummy credentials,
+     * {@link #REGION}, one HTTP client keeping up to 64 connections. S3 clients need
+     * {@code forcePathStyle(true)}: emulators serve buckets on paths.
+     */
+    public static SdkClientFactory clientsFor(URI endpoint) {
+        SdkHttpClient http = LambdaHttpClient.create(CONNECTIONS, Duration.ofSeconds(2), SOCKET_TIMEOUT);
+        return SdkClientFactory.of(http, StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(ACCESS_KEY_ID, SECRET_ACCESS_KEY)), REGION)
+                .withCallTimeouts(ATTEMPT_TIMEOUT, CALL_TIMEOUT)
+                .withEndpoint(endpoint);
+    }
+
+    /**
+     * A presigner of path-style S3 URLs of the moto at {@code endpoint}, with the local credentials (the
+     * query function's {@code /data} links on emulators).
+     */
+    public static S3Presigner presignerFor(URI endpoint) {
+        return S3Presigner.builder()
+                .endpointOverride(endpoint)
+                .region(REGION)
+                .credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(ACCESS_KEY_ID, SECRET_ACCESS_KEY)))
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
+                .build();
+    }
+
+    /** {@link #presignerFor} this JVM's moto. */
+    public S3Presigner presigner() {
+        return presignerFor(motoEndpoint());
+    }
+
+    @Override
+    public String name() {
+        return "moto + DynamoDB Local";
+    }
+
+    /** The in-process DynamoDB Local, started; a test may stop and restart it (on the same port). */
+    public synchronized DynamoDbLocal dynamoDbLocal() {
+        if (dynamoDbLocal == null) {
+            DynamoDbLocal created = new DynamoDbLocal();
+            created.start();
+            dynamoDbLocal = created;
+        }
+        return dynamoDbLocal;
+    }
+
+    /** The moto server (S3, SQS, SNS), started. */
+    public synchronized MotoServer moto() {
+        if (moto == null) {
+            MotoServer created = new MotoServer();
+            created.start();
+            moto = created;
+        }
+        return moto;
+    }
+
+    public URI dynamoDbEndpoint() {
+        return dynamoDbLocal().endpoint();
+    }
+
+    /** The endpoint for S3 (path style), SQS and SNS. */
+    public URI motoEndpoint() {
+        return moto().endpoint();
+    }
+
+    @Override
+    public SdkClientFactory dynamoDbClients() {
+        return clientsFor(dynamoDbEndpoint());
+    }
+
+    @Override
+    public SdkClientFactory s3Clients() {
+        return clientsFor(motoEndpoint());
+    }
+
+    @Override
+    public synchronized DynamoDbClient dynamoDb() {
+        if (dynamoDb == null) {
+            dynamoDb = dynamoDbClients().build(DynamoDbClient.builder());
+        }
+        return dynamoDb;
+    }
+
+    /** A shared path-style client. */
+    @Override
+    public synchronized S3Client s3() {
+        if (s3 == null) {
+            s3 = s3Clients().build(S3Client.builder().forcePathStyle(true));
+        }
+        return s3;
+    }
+
+    @Override
+    public synchronized SqsClient sqs() {
+        if (sqs == null) {
+            sqs = s3Clients().build(SqsClient.builder());
+        }
+        return sqs;
+    }
+
+    @Override
+    public synchronized SnsClient sns() {
+        if (sns == null) {
+            sns = s3Clients().build(SnsClient.builder());
+        }
+        return sns;
+    }
+
+    @Override
+    public Map<String, String> endpointEnvironment() {
+        return endpointEnvironment(dynamoDbEndpoint(), motoEndpoint());
+    }
+
+    /** {@link #endpointEnvironment()} for emulators at the given endpoints (the local runner's own). */
+    public static Map<String, String> endpointEnvironment(URI dynamoDb, URI moto) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("AWS_ENDPOINT_URL_DYNAMODB", dynamoDb.toString());
+        env.put("AWS_ENDPOINT_URL_S3", moto.toString());
+        env.put("AWS_ENDPOINT_URL_SQS", moto.toString());
+        env.put("AWS_ENDPOINT_URL_SNS", moto.toString());
+        env.put("AWS_REGION", REGION.id());
+        env.put("AWS_ACCESS_KEY_ID", ACCESS_KEY_ID);
+        env.put("AWS_SECRET_ACCESS_KEY", SECRET_ACCESS_KEY);
+        return Collections.unmodifiableMap(env);
+    }
+
+    /** A test class that stopped DynamoDB Local to simulate an outage must not leave the next without it. */
+    public synchronized void restartDynamoDbIfStopped() {
+        if (dynamoDbLocal != null && !dynamoDbLocal.isRunning()) {
+            dynamoDbLocal.start();
+        }
+    }
+
+    /** Closes the shared clients and stops both emulators; their data is gone. */
+    @Override
+    public synchronized void close() {
+        for (SdkClient client : new SdkClient[] {dynamoDb, s3, sqs, sns}) {
+            if (client != null) {
+                client.close();
+            }
+        }
+        dynamoDb = null;
+        s3 = null;
+        sqs = null;
+        sns = null;
+        try {
+            if (moto != null) {
+                moto.stop();
+            }
+        } finally {
+            moto = null;
+            if (dynamoDbLocal != null) {
+                DynamoDbLocal stopping = dynamoDbLocal;
+                dynamoDbLocal = null;
+                stopping.stop();
+            }
+        }
+    }
+}

@@ -1,0 +1,245 @@
+package datalake.emulators;
+
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Serves an API Gateway HTTP API handler (payload format 2.0) over plain HTTP with the JDK's
+ * {@link HttpServer}: each request becomes an {@link APIGatewayV2HTTPEvent} as API Gateway would
+ * send it ({@code $default} stage and route), and the handler's response is written back. For local
+ * runs and tests; no TLS, no authorisation, no throttling.
+ *
+ * <pre>{@code
+ * try (HttpApiServer server = HttpApiServer.start(new QueryHandler(config), 8080)) {
+ *     System.out.println("query API on " + server.url());
+ *     server.awaitTermination();   // or do work, then close()
+ * }
+ * }</pre>
+ */
+public final class HttpApiServer implements AutoCloseable {
+    private static final int THREADS = 8;
+    /** The query function's timeout in template.yaml (API Gateway waits at most 29 s). */
+    private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(29);
+    private static final DateTimeFormatter REQUEST_TIME =
+            DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ROOT);
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler;
+    private final Object stopped = new Object();
+    private boolean closed;
+
+    private HttpApiServer(HttpServer server, ExecutorService executor,
+            RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler) {
+        this.server = server;
+        this.executor = executor;
+        this.handler = handler;
+    }
+
+    /** Serves {@code handler} on 127.0.0.1:{@code port} (0 for a free port). */
+    public static HttpApiServer start(RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler,
+            int port) {
+        return start(handler, new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+    }
+
+    public static HttpApiServer start(RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler,
+            InetSocketAddress address) {
+        HttpServer server;
+        try {
+            server = HttpServer.create(address, 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not listen on " + address + "; is the port taken?", e);
+        }
+        AtomicInteger count = new AtomicInteger();
+        ExecutorService executor = Executors.newFixedThreadPool(THREADS, runnable -> {
+            Thread thread = new Thread(runnable, "http-api-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        HttpApiServer api = new HttpApiServer(server, executor, handler);
+        server.createContext("/", api::exchange);
+        server.setExecutor(executor);
+        server.start();
+        return api;
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** {@code http://<host>:<port>}, without a trailing slash. */
+    public URI url() {
+        InetSocketAddress address = server.getAddress();
+        String host = address.getAddress().isLoopbackAddress() || address.getAddress().isAnyLocalAddress()
+                ? "127.0.0.1" : address.getHostString();
+        return URI.create("http://" + host + ":" + address.getPort());
+    }
+
+    /** Blocks until {@link #close()} is called (from another thread or a shutdown hook). */
+    public void awaitTermination() throws InterruptedException {
+        synchronized (stopped) {
+            while (!closed) {
+                stopped.wait();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (stopped) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            stopped.notifyAll();
+        }
+        server.stop(0);
+        executor.shutdown();
+        try {
+            executor.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void exchange(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            APIGatewayV2HTTPResponse response;
+            try {
+                response = handler.handleRequest(toEvent(exchange), new LocalLambdaContext("datalake-query", QUERY_TIMEOUT, 512));
+            } catch (RuntimeException e) {
+                // What API Gateway answers when the function fails.
+                System.err.println("http-api: the handler failed: " + e);
+                response = APIGatewayV2HTTPResponse.builder().withStatusCode(500)
+                        .withHeaders(Map.of("content-type", "application/json"))
+                        .withBody("{\"message\":\"Internal Server Error\"}").build();
+            }
+            write(exchange, response);
+        }
+    }
+
+    static APIGatewayV2HTTPEvent toEvent(HttpExchange exchange) throws IOException {
+        URI uri = exchange.getRequestURI();
+        String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
+        Map<String, String> headers = new LinkedHashMap<>();
+        exchange.getRequestHeaders().forEach((name, values) ->
+                headers.put(name.toLowerCase(Locale.ROOT), String.join(",", values)));
+        // API Gateway adds these; this server speaks plain HTTP, which is what links must then say.
+        String sourceIp = exchange.getRemoteAddress().getAddress().getHostAddress();
+        headers.putIfAbsent("x-forwarded-proto", "http");
+        headers.putIfAbsent("x-forwarded-port", Integer.toString(exchange.getLocalAddress().getPort()));
+        headers.putIfAbsent("x-forwarded-for", sourceIp);
+        String rawQuery = uri.getRawQuery() == null ? "" : uri.getRawQuery();
+        byte[] body;
+        try (InputStream in = exchange.getRequestBody()) {
+            body = in.readAllBytes();
+        }
+        String host = headers.getOrDefault("host", "127.0.0.1");
+        int colon = host.lastIndexOf(':');
+        String domainName = colon > 0 && !host.endsWith("]") ? host.substring(0, colon) : host;
+        ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
+        APIGatewayV2HTTPEvent.RequestContext context = APIGatewayV2HTTPEvent.RequestContext.builder()
+                .withRouteKey("$default")
+                .withStage("$default")
+                .withRequestId(UUID.randomUUID().toString())
+                .withDomainName(domainName)
+                .withDomainPrefix(domainName.contains(".") ? domainName.substring(0, domainName.indexOf('.')) : domainName)
+                .withTime(REQUEST_TIME.format(now))
+                .withTimeEpoch(now.toInstant().toEpochMilli())
+                .withHttp(APIGatewayV2HTTPEvent.RequestContext.Http.builder()
+                        .withMethod(method)
+                        .withPath(uri.getRawPath())
+                        .withProtocol(exchange.getProtocol())
+                        .withSourceIp(sourceIp)
+                        .withUserAgent(headers.get("user-agent"))
+                        .build())
+                .build();
+        return APIGatewayV2HTTPEvent.builder()
+                .withVersion("2.0")
+                .withRouteKey("$default")
+                .withRawPath(uri.getRawPath())
+                .withRawQueryString(rawQuery)
+                .withHeaders(headers)
+                .withQueryStringParameters(rawQuery.isEmpty() ? null : queryParameters(rawQuery))
+                .withRequestContext(context)
+                .withBody(body.length == 0 ? null : Base64.getEncoder().encodeToString(body))
+                .withIsBase64Encoded(body.length > 0)
+                .build();
+    }
+
+    /** As API Gateway does: decoded, repeated names joined with commas. */
+    static Map<String, String> queryParameters(String rawQuery) {
+        Map<String, String> params = new LinkedHashMap<>();
+        for (String pair : rawQuery.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String name = lenientDecode(eq < 0 ? pair : pair.substring(0, eq));
+            String value = eq < 0 ? "" : lenientDecode(pair.substring(eq + 1));
+            params.merge(name, value, (a, b) -> a + "," + b);
+        }
+        return params;
+    }
+
+    private static String lenientDecode(String s) {
+        try {
+            return URLDecoder.decode(s, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException malformed) {
+            return s;
+        }
+    }
+
+    private static void write(HttpExchange exchange, APIGatewayV2HTTPResponse response) throws IOException {
+        if (response.getHeaders() != null) {
+            response.getHeaders().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
+        }
+        if (response.getMultiValueHeaders() != null) {
+            response.getMultiValueHeaders().forEach((name, values) ->
+                    values.forEach(value -> exchange.getResponseHeaders().add(name, value)));
+        }
+        List<String> cookies = response.getCookies();
+        if (cookies != null) {
+            cookies.forEach(cookie -> exchange.getResponseHeaders().add("set-cookie", cookie));
+        }
+        String text = response.getBody();
+        byte[] body = text == null ? new byte[0]
+                : response.getIsBase64Encoded() ? Base64.getDecoder().decode(text) : text.getBytes(StandardCharsets.UTF_8);
+        int status = response.getStatusCode() == 0 ? 200 : response.getStatusCode();
+        boolean noBody = exchange.getRequestMethod().equalsIgnoreCase("HEAD") || status == 204 || status == 304;
+        if (noBody || body.length == 0) {
+            exchange.sendResponseHeaders(status, -1);
+            return;
+        }
+        exchange.sendResponseHeaders(status, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+    }
+}

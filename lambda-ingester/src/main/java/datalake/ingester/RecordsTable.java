@@ -1,0 +1,15 @@
+package datalake.ingester;
+
+import datalake.records.Record;
+import java.util.List;
+import java.util.Map;
+
+/** The records table as the ingester writes it. The AWS implementation is {@link DynamoRecordsTable}. */
+public interface RecordsTable {
+    /**
+     * Writes records whose keys are all distinct, retrying what the table leaves undone until the
+     * deadline. Never throws for a failing table: returns the failure of every record not written
+     * (an empty map when all were).
+     */
+    Map<Record, Failure> write(List<Record> records, Deadline deadline);
+}

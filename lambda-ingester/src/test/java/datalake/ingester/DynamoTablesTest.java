@@ -1,0 +1,234 @@
+package datalake.ingester;
+
+import static datalake.ingester.TestFiles.DAY;
+import static datalake.ingester.TestFiles.START;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import datalake.dynamodb.RecordItems;
+import datalake.records.MetadataParser;
+import datalake.records.Record;
+import datalake.records.RecordFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.random.RandomGenerator;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+/** The DynamoDB records and latest tables on a fake client that records the requests. */
+class DynamoTablesTest {
+    private static final String TABLE = "records";
+    private final FakeClock clock = new FakeClock();
+    private final FakeDynamoDb dynamoDb = new FakeDynamoDb();
+    private final List<Duration> sleeps = new ArrayList<>();
+    /** Always the longest delay full jitter allows, so the arithmetic of the test is exact. */
+    private final RandomGenerator longest = new RandomGenerator() {
+        @Override
+        public long nextLong() {
+            return 0;
+        }
+
+        @Override
+        public long nextLong(long bound) {
+            return bound - 1;
+        }
+    };
+    private final DynamoLatestTable latest = new DynamoLatestTable(dynamoDb, "latest");
+    private final DynamoRecordsTable store = new DynamoRecordsTable(dynamoDb, TABLE,
+            new Backoff(Duration.ofMillis(50), Duration.ofSeconds(2), d -> {
+                sleeps.add(d);
+                clock.advance(d);
+            }, longest));
+
+    /** Records of {@code files} one-day files: two records each. */
+    private static List<Record> records(int files) {
+        List<Record> records = new ArrayList<>();
+        RecordFactory factory = new RecordFactory();
+        for (int i = 0; i < files; i++) {
+            records.addAll(factory.records(MetadataParser.parse(TestFiles.metadata("f" + i, START, START + DAY)),
+                    "s3://b/f" + i, 1000L + i, 10));
+        }
+        return records;
+    }
+
+    @Test
+    void writesTwentyFiveAtATimeWithNoKeyTwiceInARequest() {
+        // given 60 records
+        List<Record> records = records(30);
+
+        // when
+        Map<Record, Failure> failed = store.write(records, Deadline.after(clock, Duration.ofSeconds(10)));
+
+        // then
+        assertTrue(failed.isEmpty());
+        assertEquals(List.of(25, 25, 10), dynamoDb.batches.stream().map(List::size).toList());
+        for (List<WriteRequest> batch : dynamoDb.batches) {
+            Set<String> keys = new HashSet<>();
+            batch.forEach(w -> assertTrue(keys.add(FakeDynamoDb.key(w.putRequest().item()))));
+        }
+        assertEquals(60, dynamoDb.table.size());
+        assertEquals(List.of(), sleeps);
+    }
+
+    @Test
+    void unprocessedItemsAreRetriedWithGrowingJitteredDelays() {
+        // given a table that leaves all but one item unprocessed, three calls in a row
+        dynamoDb.unprocessed = batch -> dynamoDb.batches.size() <= 3 ? batch.subList(1, batch.size()) : List.of();
+        List<Record> records = records(2);
+
+        // when
+        Map<Record, Failure> failed = store.write(records, Deadline.after(clock, Duration.ofSeconds(10)));
+
+        // then everything got in, after waits of at most 50, 100 and 200 ms
+        assertTrue(failed.isEmpty());
+        assertEquals(4, dynamoDb.table.size());
+        assertEquals(List.of(Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(200)), sleeps);
+    }
+
+    @Test
+    void whatIsStillUnprocessedWhenTheBudgetRunsOutFailsAsTimeBudget() {
+        // given a table that never takes the records of f1
+        dynamoDb.unprocessed = batch -> batch.stream()
+                .filter(w -> w.putRequest().item().get(RecordItems.RANGE_KEY).s().endsWith(":f1")).toList();
+        List<Record> records = records(3);
+
+        // when
+        Map<Record, Failure> failed = store.write(records, Deadline.after(clock, Duration.ofSeconds(3)));
+
+        // then only f1's two records failed, transiently, and the waits stayed inside the budget
+        assertEquals(Set.of("f1"), failed.keySet().stream().map(r -> r.metadata().id()).collect(java.util.stream.Collectors.toSet()));
+        assertEquals(2, failed.size());
+        failed.values().forEach(f -> assertEquals(ErrorKind.TIME_BUDGET, f.kind()));
+        assertEquals(4, dynamoDb.table.size());
+        long slept = sleeps.stream().mapToLong(Duration::toMillis).sum();
+        assertTrue(slept < 3000, "slept " + slept + " ms");
+        assertTrue(sleeps.size() >= 4, "gave up after " + sleeps.size() + " retries");
+    }
+
+    @Test
+    void aFailingCallFailsItsRecordsAndTheOthersGoOn() {
+        // given DynamoDB failing the first call (after the SDK's own retries)
+        dynamoDb.failure = batchNumber -> batchNumber == 1 ? DynamoDbException.builder().statusCode(500)
+                .awsErrorDetails(AwsErrorDetails.builder().serviceName("DynamoDb").errorCode("InternalServerError").build())
+                .build() : null;
+        List<Record> records = records(15);
+
+        // when
+        Map<Record, Failure> failed = store.write(records, Deadline.after(clock, Duration.ofSeconds(10)));
+
+        // then
+        assertEquals(25, failed.size());
+        failed.values().forEach(f -> assertEquals(ErrorKind.SERVICE_ERROR, f.kind()));
+        assertEquals(5, dynamoDb.table.size());
+    }
+
+    @Test
+    void aPassedDeadlineWritesNothing() {
+        Deadline passed = Deadline.after(clock, Duration.ZERO);
+
+        Map<Record, Failure> failed = store.write(records(1), passed);
+
+        assertEquals(2, failed.size());
+        assertTrue(dynamoDb.batches.isEmpty());
+    }
+
+    @Test
+    void twoRecordsWithOneKeyAreADefect() {
+        List<Record> twice = new ArrayList<>(records(1));
+        twice.add(twice.get(0));
+
+        assertThrows(IllegalArgumentException.class, () -> store.write(twice, Deadline.after(clock, Duration.ofSeconds(1))));
+    }
+
+    @Test
+    void theLatestTableIsWrittenWithAConditionThatKeepsNewerFiles() {
+        Record record = records(1).get(0);
+
+        boolean stored = latest.offer(record);
+
+        assertTrue(stored);
+        PutItemRequest put = dynamoDb.puts.get(0);
+        assertEquals("latest", put.tableName());
+        assertEquals("syslog:webserver02", put.item().get(RecordItems.WHAT_WHERE_KEY).s());
+        assertEquals(DynamoLatestTable.CONDITION, put.conditionExpression());
+        assertEquals(Long.toString(START), put.expressionAttributeValues().get(":start").n());
+        assertEquals("1000", put.expressionAttributeValues().get(":create_time").n());
+    }
+
+    @Test
+    void aFailedConditionIsNotAnError() {
+        dynamoDb.conditionFails = true;
+
+        assertFalse(latest.offer(records(1).get(0)));
+    }
+
+    /** DynamoDbClient's methods default to "unsupported"; this implements the two the store calls. */
+    static final class FakeDynamoDb implements DynamoDbClient {
+        final Map<String, Map<String, AttributeValue>> table = new LinkedHashMap<>();
+        final List<List<WriteRequest>> batches = new ArrayList<>();
+        final List<PutItemRequest> puts = new ArrayList<>();
+        Function<List<WriteRequest>, List<WriteRequest>> unprocessed = batch -> List.of();
+        Function<Integer, RuntimeException> failure = n -> null;
+        boolean conditionFails;
+
+        static String key(Map<String, AttributeValue> item) {
+            return item.get(RecordItems.TIME_INDEX_KEY).s() + "|" + item.get(RecordItems.RANGE_KEY).s();
+        }
+
+        @Override
+        public BatchWriteItemResponse batchWriteItem(BatchWriteItemRequest request) {
+            List<WriteRequest> batch = request.requestItems().get(TABLE);
+            if (batch.size() > 25) {
+                throw new AssertionError("more than 25 writes in one request");
+            }
+            batches.add(batch);
+            RuntimeException error = failure.apply(batches.size());
+            if (error != null) {
+                throw error;
+            }
+            List<WriteRequest> left = unprocessed.apply(batch);
+            for (WriteRequest write : batch) {
+                if (!left.contains(write)) {
+                    table.put(key(write.putRequest().item()), write.putRequest().item());
+                }
+            }
+            return BatchWriteItemResponse.builder()
+                    .unprocessedItems(left.isEmpty() ? Map.of() : Map.of(TABLE, left)).build();
+        }
+
+        @Override
+        public PutItemResponse putItem(PutItemRequest request) {
+            puts.add(request);
+            if (conditionFails) {
+                throw ConditionalCheckFailedException.builder().statusCode(400).message("The conditional request failed").build();
+            }
+            return PutItemResponse.builder().build();
+        }
+
+        @Override
+        public String serviceName() {
+            return "dynamodb";
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
