@@ -11,16 +11,11 @@ import datalake.emulators.EmulatorsExtension;
 import datalake.ingester.IngesterHarness.ReceivedReport;
 import datalake.records.StatusReport;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.sns.SnsClient;
-import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /** The scenarios against moto (S3, SQS, SNS) and in-process DynamoDB Local: no Docker needed. */

@@ -8,7 +8,6 @@ import datalake.emulators.Deployment;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.emulators.SqsLambdaPoller;
-import datalake.ingester.IngesterHandler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
