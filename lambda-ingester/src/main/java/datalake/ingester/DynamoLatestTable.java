@@ -11,7 +11,7 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
  * {@link LatestTable} on DynamoDB: a conditional PutItem, so that concurrent ingesters converge on the
  * newest file whatever the order of their writes (docs/DESIGN.md, "Decisions, and why").
  */
-public final class DynamoLatestTable implements LatestTable {
+public record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements LatestTable {
     /** An older file never replaces a newer one: greater start wins, then greater create_time. */
     static final String CONDITION = "attribute_not_exists(#key) OR #metadata.#start < :start"
             + " OR (#metadata.#start = :start AND #create_time < :create_time)";
@@ -20,14 +20,6 @@ public final class DynamoLatestTable implements LatestTable {
             "#metadata", RecordItems.METADATA,
             "#start", "start",
             "#create_time", RecordItems.CREATE_TIME);
-
-    private final DynamoDbClient dynamoDb;
-    private final String table;
-
-    public DynamoLatestTable(DynamoDbClient dynamoDb, String table) {
-        this.dynamoDb = dynamoDb;
-        this.table = table;
-    }
 
     @Override
     public boolean offer(Record record) {

@@ -20,18 +20,9 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * jitter until the deadline, and whatever is still unwritten then fails with
  * {@link ErrorKind#TIME_BUDGET} (transient: SQS redelivers the message).
  */
-public final class DynamoRecordsTable implements RecordsTable {
+public record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff backoff) implements RecordsTable {
     /** BatchWriteItem's limit of write requests per call. */
     static final int MAX_BATCH = 25;
-    private final DynamoDbClient dynamoDb;
-    private final String table;
-    private final Backoff backoff;
-
-    public DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff backoff) {
-        this.dynamoDb = dynamoDb;
-        this.table = table;
-        this.backoff = backoff;
-    }
 
     /** The BatchWriteItem entry of a record (pure; the translation benchmark measures it). */
     static WriteRequest writeRequest(Record record) {

@@ -43,7 +43,7 @@ public final class IngesterHandler implements RequestHandler<SQSEvent, SQSBatchR
 
     private IngesterHandler(IngesterConfig config, SdkClientFactory clients) {
         this(Ingester.forAws(config, IngesterClients.from(clients, config)).build(), Clock.systemUTC(),
-                SnapshotPriming.register(new Priming(config), config.region()));
+                SnapshotPriming.register(IngesterPriming.of(config), config.region()));
     }
 
     /** For tests and the local runner: an ingester built with {@link Ingester#forAws} or {@link Ingester#builder}. */

@@ -4,13 +4,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
 /** {@link ObjectStore} on S3: one HeadObject per object (never GetObject: the content is not needed). */
-public final class S3ObjectStore implements ObjectStore {
-    private final S3Client s3;
-
-    public S3ObjectStore(S3Client s3) {
-        this.s3 = s3;
-    }
-
+public record S3ObjectStore(S3Client s3) implements ObjectStore {
     @Override
     public StoredObject head(String bucket, String key) {
         HeadObjectResponse head = s3.headObject(r -> r.bucket(bucket).key(key));

@@ -16,15 +16,8 @@ import software.amazon.awssdk.services.sns.model.PublishBatchResponse;
  * status report with the message attributes {@code status} and (when known) {@code what}, so that
  * subscribers can filter.
  */
-public final class SnsReportPublisher implements ReportPublisher {
+public record SnsReportPublisher(SnsClient sns, String topicArn) implements ReportPublisher {
     private static final int ATTRIBUTE_BYTES = 64;
-    private final SnsClient sns;
-    private final String topicArn;
-
-    public SnsReportPublisher(SnsClient sns, String topicArn) {
-        this.sns = sns;
-        this.topicArn = topicArn;
-    }
 
     @Override
     public Map<String, String> publish(List<Report> reports) {

@@ -15,17 +15,10 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
  * attributes {@code error_kind}, {@code error_message} and {@code source_message_id};
  * SendMessageBatch, up to 10 messages and 256 KiB a call.
  */
-public final class SqsDeadLetterQueue implements DeadLetterQueue {
+public record SqsDeadLetterQueue(SqsClient sqs, String queueUrl) implements DeadLetterQueue {
     /** Attribute names and values of a message count towards SQS's size limit too; keep the reason short. */
     static final int MAX_REASON = 1000;
     private static final int ATTRIBUTE_BYTES = 200;
-    private final SqsClient sqs;
-    private final String queueUrl;
-
-    public SqsDeadLetterQueue(SqsClient sqs, String queueUrl) {
-        this.sqs = sqs;
-        this.queueUrl = queueUrl;
-    }
 
     @Override
     public Map<String, String> send(List<DeadLetter> letters) {

@@ -21,7 +21,7 @@ class PrimingTest {
                 "AWS_REGION", "us-east-1"));
 
         // when the snapshot hook primes
-        int calls = SnapshotPriming.prime(new Priming(config), Region.of(config.region()));
+        int calls = SnapshotPriming.prime(IngesterPriming.of(config), Region.of(config.region()));
 
         // then every call of a batch went to the priming client: the HEAD of the one object, its
         // records, the latest table, the reports and the dead letter of the message that is not JSON

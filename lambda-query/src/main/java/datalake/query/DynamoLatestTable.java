@@ -10,15 +10,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 
 /** {@link LatestTable} on DynamoDB: a {@code GetItem} by {@code what_where_key = <what>:<where>}. */
-public final class DynamoLatestTable implements LatestTable {
-    private final DynamoDbClient dynamoDb;
-    private final String tableName;
-
-    public DynamoLatestTable(DynamoDbClient dynamoDb, String tableName) {
-        this.dynamoDb = dynamoDb;
-        this.tableName = tableName;
-    }
-
+public record DynamoLatestTable(DynamoDbClient dynamoDb, String tableName) implements LatestTable {
     @Override
     public Optional<Record> latest(String what, String where) {
         GetItemResponse response = dynamoDb.getItem(r -> r.tableName(tableName).key(Map.of(

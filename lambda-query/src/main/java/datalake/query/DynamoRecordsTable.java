@@ -24,15 +24,7 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * range key, so with both a WHERE and a position the WHERE is enforced here: keys are ordered, and the
  * first key outside the prefix ends the slice.
  */
-public final class DynamoRecordsTable implements RecordsTable {
-    private final DynamoDbClient dynamoDb;
-    private final String tableName;
-
-    public DynamoRecordsTable(DynamoDbClient dynamoDb, String tableName) {
-        this.dynamoDb = dynamoDb;
-        this.tableName = tableName;
-    }
-
+public record DynamoRecordsTable(DynamoDbClient dynamoDb, String tableName) implements RecordsTable {
     @Override
     public Slice queryBucket(long bucket, String what, String rangePrefix, String after, int limit) {
         return query(null, RecordItems.TIME_INDEX_KEY, new TimeIndexKey(bucket, what).toString(), rangePrefix, after,

@@ -37,7 +37,7 @@ public final class QueryHandler implements RequestHandler<APIGatewayV2HTTPEvent,
 
     private QueryHandler(QueryConfig config, SdkClientFactory clients) {
         this(QueryApi.forAws(config, QueryClients.from(clients, config)),
-                SnapshotPriming.register(new Priming(config), config.region()));
+                SnapshotPriming.register(QueryPriming.of(config, status -> { }), config.region()));
     }
 
     /** The given SDK clients, e.g. clients of emulators in tests and the local runner. */

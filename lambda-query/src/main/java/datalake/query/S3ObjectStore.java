@@ -14,15 +14,7 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * A missing object is a 404 from HEAD only when the function may {@code s3:ListBucket}; without it
  * S3 answers 403, which is treated as the fault it is.
  */
-public final class S3ObjectStore implements ObjectStore {
-    private final S3Client s3;
-    private final S3Presigner presigner;
-
-    public S3ObjectStore(S3Client s3, S3Presigner presigner) {
-        this.s3 = s3;
-        this.presigner = presigner;
-    }
-
+public record S3ObjectStore(S3Client s3, S3Presigner presigner) implements ObjectStore {
     @Override
     public Optional<Map<String, String>> userMetadata(String bucket, String key) {
         try {

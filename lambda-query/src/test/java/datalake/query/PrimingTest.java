@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import datalake.lambda.LambdaCredentials;
 import datalake.lambda.SnapshotPriming;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.regions.Region;
@@ -20,12 +21,12 @@ class PrimingTest {
                 "AWS_REGION", "us-east-1"));
 
         // when the snapshot hook primes
-        Priming priming = new Priming(config);
-        int calls = SnapshotPriming.prime(priming, Region.of(config.region()));
+        List<Integer> statuses = new ArrayList<>();
+        int calls = SnapshotPriming.prime(QueryPriming.of(config, statuses::add), Region.of(config.region()));
 
         // then each route answered as for a stored file, and every DynamoDB and S3 call went to the
         // priming client: two day buckets, the GSI, two buckets for latest, two HEADs
-        assertEquals(List.of(200, 200, 200, 200, 302, 400), priming.statuses());
+        assertEquals(List.of(200, 200, 200, 200, 302, 400), statuses);
         assertEquals(7, calls);
     }
 

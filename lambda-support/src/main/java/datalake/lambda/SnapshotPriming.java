@@ -38,7 +38,7 @@ public final class SnapshotPriming implements Resource {
      */
     public static int prime(Priming priming, Region region) {
         CannedHttpClient http = new CannedHttpClient(priming.answers());
-        priming.run(SdkClientFactory.of(http,
+        priming.work().accept(SdkClientFactory.of(http,
                 StaticCredentialsProvider.create(AwsBasicCredentials.create("priming", "priming")), region));
         return http.calls();
     }

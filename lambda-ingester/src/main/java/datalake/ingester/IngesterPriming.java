@@ -2,11 +2,11 @@ package datalake.ingester;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import datalake.lambda.CannedHttpClient.Answer;
+import datalake.lambda.Priming;
 import datalake.lambda.SdkClientFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The ingester's SnapStart priming: one batch (a raw S3 event, the same in an SNS envelope, and a
@@ -15,19 +15,14 @@ import java.util.Map;
  * PutItem, PublishBatch and SendMessageBatch, the reports and the dead letters, loaded and warmed.
  * Its logs and metrics are written and discarded: priming must not count as traffic.
  */
-final class Priming implements datalake.lambda.Priming {
+final class IngesterPriming {
     static final String RAW_S3_EVENT = "{\"Records\":[{\"eventVersion\":\"2.1\",\"eventSource\":\"aws:s3\","
             + "\"awsRegion\":\"us-east-1\",\"eventTime\":\"2015-03-19T23:45:20.345Z\",\"eventName\":\"ObjectCreated:Put\","
             + "\"s3\":{\"s3SchemaVersion\":\"1.0\",\"bucket\":{\"name\":\"priming\",\"arn\":\"arn:aws:s3:::priming\"},"
             + "\"object\":{\"key\":\"priming/data+1\",\"size\":7,\"sequencer\":\"0055AED6DCD90281E5\"}}}]}";
-    /** The user metadata of the object every HEAD describes. */
-    static final String METADATA = "{\"version\":0,\"start\":1426809920345,\"end\":null,\"where\":\"priming\","
-            + "\"what\":\"priming\",\"id\":\"priming\",\"hash\":\"0123456789abcdef0123456789abcdef\","
-            + "\"work_id\":null,\"path\":\"/priming\"}";
     /** The answer of each call the batch makes. */
     static final List<Answer> ANSWERS = List.of(
-            new Answer("HEAD", Map.of("Content-Length", "7", "Last-Modified", "Thu, 19 Mar 2015 23:45:20 GMT",
-                    "ETag", "\"d41d8cd98f00b204e9800998ecf8427e\"", "x-amz-meta-datalake", METADATA), ""),
+            Priming.headOfTheFile(),
             Answer.body("BatchWriteItem", "{\"UnprocessedItems\":{}}"),
             Answer.body("PutItem", "{}"),
             Answer.body("SendMessageBatch", "{\"Successful\":[],\"Failed\":[]}"),
@@ -36,19 +31,14 @@ final class Priming implements datalake.lambda.Priming {
                     + "<PublishBatchResult><Successful/><Failed/></PublishBatchResult><ResponseMetadata>"
                     + "<RequestId>priming</RequestId></ResponseMetadata></PublishBatchResponse>"));
 
-    private final IngesterConfig config;
-
-    Priming(IngesterConfig config) {
-        this.config = config;
+    private IngesterPriming() {
     }
 
-    @Override
-    public List<Answer> answers() {
-        return ANSWERS;
+    static Priming of(IngesterConfig config) {
+        return new Priming(ANSWERS, factory -> run(config, factory));
     }
 
-    @Override
-    public void run(SdkClientFactory factory) {
+    private static void run(IngesterConfig config, SdkClientFactory factory) {
         Clock clock = Clock.systemUTC();
         try (IngesterClients clients = IngesterClients.from(factory, config);
              Ingester ingester = Ingester.forAws(config, clients).telemetry(Telemetry.discarding()).build()) {

@@ -1,10 +1,10 @@
 package datalake.query;
 
 import datalake.lambda.CannedHttpClient.Answer;
+import datalake.lambda.Priming;
 import datalake.lambda.SdkClientFactory;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.function.IntConsumer;
 
 /**
  * The query function's SnapStart priming: the routes a client uses most (a time query, a work-id query,
@@ -12,10 +12,7 @@ import java.util.Map;
  * ({@link QueryApi#forAws}), so that the snapshot holds request parsing, the DynamoDB and S3 calls,
  * presigning and the JSON answers, loaded and warmed. Every route answers as for one stored file.
  */
-final class Priming implements datalake.lambda.Priming {
-    private static final String METADATA = "{\"version\":0,\"start\":1426809920345,\"end\":null,\"where\":\"priming\","
-            + "\"what\":\"priming\",\"id\":\"priming\",\"hash\":\"0123456789abcdef0123456789abcdef\","
-            + "\"work_id\":null,\"path\":\"/priming\"}";
+final class QueryPriming {
     private static final String ITEM = "{\"time_index_key\":{\"S\":\"16513:priming\"},\"range_key\":{\"S\":\"priming:priming\"},"
             + "\"work_id_index_key\":{\"S\":\"nullpriming:priming\"},\"version\":{\"N\":\"0\"},"
             + "\"url\":{\"S\":\"s3://priming/priming/data\"},\"create_time\":{\"N\":\"1426809920345\"},\"size\":{\"N\":\"7\"},"
@@ -24,8 +21,7 @@ final class Priming implements datalake.lambda.Priming {
             + "\"hash\":{\"S\":\"0123456789abcdef0123456789abcdef\"},\"work_id\":{\"NULL\":true},\"path\":{\"S\":\"/priming\"}}}}";
     /** The answer of each call the requests make. */
     static final List<Answer> ANSWERS = List.of(
-            new Answer("HEAD", Map.of("Content-Length", "7", "Last-Modified", "Thu, 19 Mar 2015 23:45:20 GMT",
-                    "x-amz-meta-datalake", METADATA), ""),
+            Priming.headOfTheFile(),
             Answer.body("Query", "{\"Items\":[" + ITEM + "],\"Count\":1,\"ScannedCount\":1}"),
             Answer.body("GetItem", "{}"));
     static final String[][] REQUESTS = {
@@ -37,30 +33,20 @@ final class Priming implements datalake.lambda.Priming {
         {"/v0/archive/files/", "what=priming&start=later"},
     };
 
-    private final QueryConfig config;
-    private final List<Integer> statuses = new ArrayList<>();
-
-    Priming(QueryConfig config) {
-        this.config = config;
+    private QueryPriming() {
     }
 
-    @Override
-    public List<Answer> answers() {
-        return ANSWERS;
+    /** @param statuses receives the status of each request's answer, in order */
+    static Priming of(QueryConfig config, IntConsumer statuses) {
+        return new Priming(ANSWERS, factory -> run(config, factory, statuses));
     }
 
-    @Override
-    public void run(SdkClientFactory factory) {
+    private static void run(QueryConfig config, SdkClientFactory factory, IntConsumer statuses) {
         try (QueryClients clients = QueryClients.from(factory, config)) {
             QueryApi api = QueryApi.forAws(config, clients);
             for (String[] request : REQUESTS) {
-                statuses.add(api.handle(QueryHandler.get(request[0], request[1])).getStatusCode());
+                statuses.accept(api.handle(QueryHandler.get(request[0], request[1])).getStatusCode());
             }
         }
-    }
-
-    /** The status of each priming request's answer, in order (for tests). */
-    List<Integer> statuses() {
-        return List.copyOf(statuses);
     }
 }
