@@ -53,10 +53,12 @@ public class TranslationBenchmark {
         // Starts on day d at 02:05 and ends on day d+2: three day buckets, three records.
         threeDayObject = new StoredObject(TestFiles.metadata("syslog", "webserver02", "6309e115c2914d0f8622973422626954",
                 TestFiles.START, TestFiles.START + 2 * 86_400_000L, "job-42"), 1_715_679_064_000L, 1024);
+        Fakes.Records table = new Fakes.Records(false);
         ingester = Ingester.builder()
                 .recordFactory(new RecordFactory())
                 .objects(new Fakes.Objects())
-                .records(new Fakes.Records(false))
+                .records(table)
+                .index(table)
                 .reports(new Fakes.Reports())
                 .deadLetters(new Fakes.DeadLetters())
                 .telemetry(new Telemetry(line -> { }, Clock.systemUTC()))

@@ -200,11 +200,31 @@ class TemplateTest {
                 .path("Properties");
         assertEquals("ReportBatchItemFailures", event.path("FunctionResponseTypes").get(0).asText());
         JsonNode queue = resources.path("IngestQueue").path("Properties");
-        assertEquals(5, queue.path("RedrivePolicy").path("maxReceiveCount").asInt());
+        // One parameter sets both the redrive and what the ingester takes for the last receive.
+        assertEquals("IngestMaxReceiveCount", queue.path("RedrivePolicy").path("maxReceiveCount").asText());
+        assertEquals("IngestMaxReceiveCount", resources.path("IngesterFunction").path("Properties").path("Environment")
+                .path("Variables").path("DATALAKE_MAX_RECEIVE_COUNT").asText());
+        assertEquals(5, parameters().path("IngestMaxReceiveCount").path("Default").asInt());
         int functionTimeout = resources.path("IngesterFunction").path("Properties").path("Timeout").asInt();
         assertTrue(queue.path("VisibilityTimeout").asInt() >= 6 * functionTimeout,
                 "visibility timeout is at least 6x the function timeout");
         assertTrue(queue.path("MaximumMessageSize").asInt() >= 65_536);
+    }
+
+    private static JsonNode parameters() {
+        try {
+            return new ObjectMapper(new YAMLFactory()).readTree(text).path("Parameters");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void theBucketNotifiesCreationsRemovalsAndExpirations() {
+        List<String> events = new ArrayList<>();
+        resources.path("StorageBucket").path("Properties").path("NotificationConfiguration")
+                .path("TopicConfigurations").forEach(c -> events.add(c.path("Event").asText()));
+        assertEquals(List.of("s3:ObjectCreated:*", "s3:ObjectRemoved:*", "s3:LifecycleExpiration:*"), events);
     }
 
     @Test

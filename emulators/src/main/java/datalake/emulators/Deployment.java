@@ -3,6 +3,7 @@ package datalake.emulators;
 import datalake.lambda.EnvironmentVariable;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
@@ -10,6 +11,7 @@ import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
+import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.s3.model.Event;
 import software.amazon.awssdk.services.s3.model.NotificationConfiguration;
 import software.amazon.awssdk.services.s3.model.QueueConfiguration;
@@ -22,8 +24,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 /**
  * template.yaml's datalake resources made on emulators (or any endpoints the clients reach), and what
  * the functions need to use them: the records and latest tables, the bucket, the ingest queue with its
- * dead-letter queue, the upload topic and the bucket's notification, and the report topic with a queue
- * where tests read the reports.
+ * dead-letter queue, the upload topic and the bucket's notification (creations, removals and lifecycle
+ * expirations), and the report topic with a queue where tests read the reports.
  *
  * <p>{@link #create} is idempotent: existing resources are kept and their settings brought to what the
  * {@link Options} say, so creating twice (or with other options) is fine.
@@ -55,6 +57,10 @@ public record Deployment(
         String reportTopicArn,
         String reportInspectionQueueUrl) {
 
+    /** What the bucket notifies, as template.yaml's does: creations, removals, lifecycle expirations. */
+    static final List<Event> NOTIFIED_EVENTS = List.of(Event.S3_OBJECT_CREATED, Event.S3_OBJECT_REMOVED,
+            Event.S3_LIFECYCLE_EXPIRATION);
+
     /** SQS's largest message size; S3 notifications can exceed the 64 KB the ingester requires. */
     static final int MAXIMUM_MESSAGE_SIZE = 262_144;
 
@@ -76,9 +82,12 @@ public record Deployment(
      * @param reportInspection  whether the report-inspection queue is subscribed to the report topic (tests
      *                          read reports there); without a reader it only grows, and moto's SQS slows
      *                          down with its depth
+     * @param versioned         whether the bucket keeps versions, as template.yaml's does. Off by default:
+     *                          moto sends no notification for a delete marker, so the local pipeline would
+     *                          not hear of deletes; tests of versions turn it on and send what AWS would
      */
     public record Options(NotificationRoute notificationRoute, boolean rawDelivery, int maxReceiveCount,
-            boolean reportInspection) {
+            boolean reportInspection, boolean versioned) {
 
         public Options {
             if (notificationRoute == null) {
@@ -89,25 +98,29 @@ public record Deployment(
             }
         }
 
-        /** S3 → SNS (enveloped, not raw) → SQS, maxReceiveCount 5, reports inspected. */
+        /** S3 → SNS (enveloped, not raw) → SQS, maxReceiveCount 5, reports inspected, no versions. */
         public static Options defaults() {
-            return new Options(NotificationRoute.TOPIC, false, 5, true);
+            return new Options(NotificationRoute.TOPIC, false, 5, true, false);
         }
 
         public Options withNotificationRoute(NotificationRoute route) {
-            return new Options(route, rawDelivery, maxReceiveCount, reportInspection);
+            return new Options(route, rawDelivery, maxReceiveCount, reportInspection, versioned);
         }
 
         public Options withRawDelivery(boolean raw) {
-            return new Options(notificationRoute, raw, maxReceiveCount, reportInspection);
+            return new Options(notificationRoute, raw, maxReceiveCount, reportInspection, versioned);
         }
 
         public Options withMaxReceiveCount(int count) {
-            return new Options(notificationRoute, rawDelivery, count, reportInspection);
+            return new Options(notificationRoute, rawDelivery, count, reportInspection, versioned);
         }
 
         public Options withReportInspection(boolean subscribed) {
-            return new Options(notificationRoute, rawDelivery, maxReceiveCount, subscribed);
+            return new Options(notificationRoute, rawDelivery, maxReceiveCount, subscribed, versioned);
+        }
+
+        public Options withVersioning(boolean keepVersions) {
+            return new Options(notificationRoute, rawDelivery, maxReceiveCount, reportInspection, keepVersions);
         }
     }
 
@@ -129,7 +142,8 @@ public record Deployment(
     /**
      * The functions' configuration for these resources (docs/DESIGN.md, "Configuration"):
      * DATALAKE_DYNAMODB_TABLE, DATALAKE_LATEST_TABLE, DATALAKE_REPORT_TOPIC_ARN, DATALAKE_DLQ_URL,
-     * DATALAKE_STORAGE_URL, AWS_REGION. Endpoints come from {@link AwsEndpoints#endpointEnvironment()}.
+     * DATALAKE_MAX_RECEIVE_COUNT, DATALAKE_STORAGE_URL, AWS_REGION. Endpoints come from
+     * {@link AwsEndpoints#endpointEnvironment()}.
      */
     public Map<String, String> environment() {
         Map<String, String> env = new LinkedHashMap<>();
@@ -137,6 +151,7 @@ public record Deployment(
         env.put(EnvironmentVariable.LATEST_TABLE.key(), names.latestTable());
         env.put(EnvironmentVariable.REPORT_TOPIC_ARN.key(), reportTopicArn);
         env.put(EnvironmentVariable.DLQ_URL.key(), deadLetterQueueUrl);
+        env.put(EnvironmentVariable.MAX_RECEIVE_COUNT.key(), Integer.toString(options.maxReceiveCount()));
         env.put(EnvironmentVariable.STORAGE_URL.key(), names.storageUrl());
         env.put(EnvironmentVariable.REGION.key(), names.region());
         return Collections.unmodifiableMap(env);
@@ -149,6 +164,10 @@ public record Deployment(
             String latestTableArn = createTable(TableSchemas.latestTable(names.latestTable()));
 
             String bucketArn = createBucket(names.bucket());
+            if (options.versioned()) {
+                s3.putBucketVersioning(r -> r.bucket(names.bucket())
+                        .versioningConfiguration(v -> v.status(BucketVersioningStatus.ENABLED)));
+            }
 
             String dlqUrl = createQueue(names.deadLetterQueue());
             String dlqArn = queueArn(dlqUrl);
@@ -166,7 +185,7 @@ public record Deployment(
             } else {
                 unsubscribe(uploadTopicArn, ingestArn);
             }
-            notifyOnObjectCreated(names.bucket(), options.notificationRoute(), ingestArn, uploadTopicArn);
+            notifyOnObjectChanges(names.bucket(), options.notificationRoute(), ingestArn, uploadTopicArn);
 
             String reportTopicArn = createTopic(names.reportTopic(), false);
             String inspectionUrl = createQueue(names.reportInspectionQueue());
@@ -242,14 +261,15 @@ public record Deployment(
             }
         }
 
-        private void notifyOnObjectCreated(String bucket, NotificationRoute route, String queueArn, String topicArn) {
+        /** The events template.yaml subscribes: creations, removals and lifecycle expirations. */
+        private void notifyOnObjectChanges(String bucket, NotificationRoute route, String queueArn, String topicArn) {
             NotificationConfiguration.Builder configuration = NotificationConfiguration.builder();
             if (route == NotificationRoute.QUEUE) {
                 configuration.queueConfigurations(QueueConfiguration.builder()
-                        .id("datalake-ingest").queueArn(queueArn).events(Event.S3_OBJECT_CREATED).build());
+                        .id("datalake-ingest").queueArn(queueArn).events(NOTIFIED_EVENTS).build());
             } else {
                 configuration.topicConfigurations(TopicConfiguration.builder()
-                        .id("datalake-ingest").topicArn(topicArn).events(Event.S3_OBJECT_CREATED).build());
+                        .id("datalake-ingest").topicArn(topicArn).events(NOTIFIED_EVENTS).build());
             }
             s3.putBucketNotificationConfiguration(r -> r.bucket(bucket).notificationConfiguration(configuration.build()));
         }

@@ -1,6 +1,7 @@
 package datalake.ingester;
 
 import datalake.dynamodb.RecordItems;
+import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -15,10 +16,17 @@ public record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implement
     /** An older file never replaces a newer one: greater start wins, then greater create_time. */
     static final String CONDITION = "attribute_not_exists(#key) OR #metadata.#start < :start"
             + " OR (#metadata.#start = :start AND #create_time < :create_time)";
+    /** The entry is still the one that was read: same file, same object. */
+    static final String UNCHANGED = "#url = :url AND #create_time = :create_time AND #metadata.#id = :id";
     private static final Map<String, String> NAMES = Map.of(
             "#key", RecordItems.WHAT_WHERE_KEY,
             "#metadata", RecordItems.METADATA,
             "#start", "start",
+            "#create_time", RecordItems.CREATE_TIME);
+    private static final Map<String, String> UNCHANGED_NAMES = Map.of(
+            "#url", RecordItems.URL,
+            "#metadata", RecordItems.METADATA,
+            "#id", "id",
             "#create_time", RecordItems.CREATE_TIME);
 
     @Override
@@ -34,6 +42,47 @@ public record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implement
                     .expressionAttributeValues(values));
             return true;
         } catch (ConditionalCheckFailedException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public Record current(WhatWhereKey key) {
+        Map<String, AttributeValue> item = dynamoDb.getItem(r -> r.tableName(table).consistentRead(true)
+                .key(Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS(key.toString())))).item();
+        if (item == null || item.isEmpty()) {
+            return null;
+        }
+        try {
+            return RecordItems.fromItem(item);
+        } catch (IllegalArgumentException notOurs) {
+            // An entry of another writer (the Python datalake's may lack a size): not one we replace.
+            return null;
+        }
+    }
+
+    @Override
+    public boolean replace(Record expected, Record replacement) {
+        Map<String, AttributeValue> values = Map.of(
+                ":url", AttributeValue.fromS(expected.url()),
+                ":create_time", AttributeValue.fromN(Long.toString(expected.createTime())),
+                ":id", AttributeValue.fromS(expected.metadata().id()));
+        try {
+            if (replacement == null) {
+                dynamoDb.deleteItem(r -> r.tableName(table)
+                        .key(Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS(expected.whatWhereKey().toString())))
+                        .conditionExpression(UNCHANGED)
+                        .expressionAttributeNames(UNCHANGED_NAMES)
+                        .expressionAttributeValues(values));
+            } else {
+                dynamoDb.putItem(r -> r.tableName(table)
+                        .item(RecordItems.toLatestItem(replacement))
+                        .conditionExpression(UNCHANGED)
+                        .expressionAttributeNames(UNCHANGED_NAMES)
+                        .expressionAttributeValues(values));
+            }
+            return true;
+        } catch (ConditionalCheckFailedException changed) {
             return false;
         }
     }

@@ -1,17 +1,23 @@
 package datalake.ingester;
 
 import datalake.dynamodb.RecordItems;
+import datalake.records.Keys.RangeKey;
+import datalake.records.Keys.TimeIndexKey;
 import datalake.records.Record;
+import datalake.records.TimeBuckets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
@@ -19,6 +25,12 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * UnprocessedItems a throttled table hands back are retried with exponential backoff and full
  * jitter until the deadline, and whatever is still unwritten then fails with
  * {@link ErrorKind#TIME_BUDGET} (transient: SQS redelivers the message).
+ *
+ * <p>DynamoDB rejects a whole request for one bad item (a {@code ValidationException}: a key or an item
+ * over its size limit). Such a request is split in halves and each half sent again, down to the one
+ * item it rejects, which fails alone as {@link ErrorKind#ITEM_REJECTED} (permanent); its neighbours
+ * are written. When DynamoDB rejects every record of a write, the table is at fault rather than the
+ * records (a wrong key schema, say), and the rejections are transient.
  */
 public record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff backoff) implements RecordsTable {
     /** BatchWriteItem's limit of write requests per call. */
@@ -32,54 +44,141 @@ public record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff 
     @Override
     public Map<Record, Failure> write(List<Record> records, Deadline deadline) {
         Map<String, Record> byKey = new HashMap<>(records.size() * 2);
-        ArrayDeque<WriteRequest> pending = new ArrayDeque<>(records.size());
+        Deque<List<WriteRequest>> chunks = new ArrayDeque<>();
+        List<WriteRequest> chunk = new ArrayList<>(MAX_BATCH);
         for (Record record : records) {
             WriteRequest request = writeRequest(record);
             if (byKey.put(key(request.putRequest().item()), record) != null) {
                 throw new IllegalArgumentException("two records with the same key in one write");
             }
-            pending.add(request);
+            if (chunk.size() == MAX_BATCH) {
+                chunks.add(chunk);
+                chunk = new ArrayList<>(MAX_BATCH);
+            }
+            chunk.add(request);
+        }
+        if (!chunk.isEmpty()) {
+            chunks.add(chunk);
         }
         Map<Record, Failure> failed = new HashMap<>();
+        Map<Record, Failure> rejected = new HashMap<>();
+        int written = 0;
         int retry = 0;
-        while (!pending.isEmpty()) {
+        while (!chunks.isEmpty()) {
             if (deadline.passed()) {
-                failAll(pending, byKey, failed, budgetSpent(pending.size()));
+                failAll(chunks, byKey, failed);
                 break;
             }
-            List<WriteRequest> batch = new ArrayList<>(MAX_BATCH);
-            while (batch.size() < MAX_BATCH && !pending.isEmpty()) {
-                batch.add(pending.poll());
-            }
+            List<WriteRequest> batch = chunks.poll();
             List<WriteRequest> unprocessed;
             try {
                 BatchWriteItemResponse response = dynamoDb.batchWriteItem(r -> r.requestItems(Map.of(table, batch)));
                 unprocessed = response.hasUnprocessedItems()
                         ? response.unprocessedItems().getOrDefault(table, List.of()) : List.of();
             } catch (RuntimeException e) {
+                if (rejectedItem(e)) {
+                    if (batch.size() > 1) {
+                        // Find the item DynamoDB rejects: each half goes again, alone.
+                        chunks.addFirst(new ArrayList<>(batch.subList(batch.size() / 2, batch.size())));
+                        chunks.addFirst(new ArrayList<>(batch.subList(0, batch.size() / 2)));
+                    } else {
+                        rejected.put(byKey.get(key(batch.get(0).putRequest().item())), new Failure(ErrorKind.ITEM_REJECTED,
+                                "DynamoDB rejected the record: " + Failures.shorten(message(e))));
+                    }
+                    continue;
+                }
                 // The SDK has already retried what it deems retryable; these records fail, the rest go on.
-                failAll(batch, byKey, failed, Failures.classify(e, null));
+                failAll(List.of(batch), byKey, failed, Failures.classify(e, null));
                 continue;
             }
+            written += batch.size() - unprocessed.size();
             if (unprocessed.isEmpty()) {
                 retry = 0;
                 continue;
             }
-            pending.addAll(unprocessed);
+            chunks.add(new ArrayList<>(unprocessed));
             Duration delay = backoff.delay(++retry);
             if (delay.toMillis() >= deadline.remainingMillis()) {
-                failAll(pending, byKey, failed, budgetSpent(pending.size()));
+                failAll(chunks, byKey, failed);
                 break;
             }
             try {
                 backoff.sleeper().sleep(delay);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                failAll(pending, byKey, failed, budgetSpent(pending.size()));
+                failAll(chunks, byKey, failed);
                 break;
             }
         }
+        if (!rejected.isEmpty()) {
+            boolean tableAtFault = written == 0 && failed.isEmpty() && rejected.size() == records.size()
+                    && records.size() > 1;
+            for (Map.Entry<Record, Failure> entry : rejected.entrySet()) {
+                failed.put(entry.getKey(), tableAtFault ? new Failure(ErrorKind.AWS_ERROR,
+                        "DynamoDB rejected every record of the write, which points at the table rather than the records: "
+                                + entry.getValue().message()) : entry.getValue());
+            }
+        }
         return failed;
+    }
+
+    @Override
+    public Record newest(String what, String where, long newestBucket, long oldestBucket) {
+        Record best = null;
+        for (long bucket = newestBucket; bucket >= oldestBucket; bucket--) {
+            // A file with a record in an older bucket starts before this bucket's first millisecond.
+            if (best != null && best.metadata().start() >= TimeBuckets.startOf(bucket + 1)) {
+                break;
+            }
+            String hash = new TimeIndexKey(bucket, what).toString();
+            Map<String, AttributeValue> start = null;
+            do {
+                Map<String, AttributeValue> from = start;
+                QueryResponse response = dynamoDb.query(r -> r.tableName(table).consistentRead(true)
+                        .keyConditionExpression("#h = :h AND begins_with(#r, :r)")
+                        .expressionAttributeNames(Map.of("#h", RecordItems.TIME_INDEX_KEY, "#r", RecordItems.RANGE_KEY))
+                        .expressionAttributeValues(Map.of(":h", AttributeValue.fromS(hash),
+                                ":r", AttributeValue.fromS(RangeKey.prefix(where))))
+                        .exclusiveStartKey(from));
+                for (Map<String, AttributeValue> item : response.items()) {
+                    Record record;
+                    try {
+                        record = RecordItems.fromItem(item);
+                    } catch (IllegalArgumentException notOurs) {
+                        continue; // a record this code cannot read is no candidate for the latest table
+                    }
+                    if (best == null || record.isNewerThan(best)) {
+                        best = record;
+                    }
+                }
+                start = response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()
+                        ? response.lastEvaluatedKey() : null;
+            } while (start != null);
+        }
+        return best;
+    }
+
+    /** DynamoDB's answer to one bad item (a key or the item over its size limit): a ValidationException. */
+    private static boolean rejectedItem(RuntimeException e) {
+        return e instanceof AwsServiceException aws && aws.statusCode() == 400 && aws.awsErrorDetails() != null
+                && "ValidationException".equals(aws.awsErrorDetails().errorCode());
+    }
+
+    private static String message(RuntimeException e) {
+        if (e instanceof AwsServiceException aws && aws.awsErrorDetails() != null
+                && aws.awsErrorDetails().errorMessage() != null) {
+            String text = aws.awsErrorDetails().errorMessage();
+            return text.endsWith(".") ? text : text + ".";
+        }
+        return "a ValidationException.";
+    }
+
+    private static void failAll(Iterable<List<WriteRequest>> chunks, Map<String, Record> byKey, Map<Record, Failure> failed) {
+        int unwritten = 0;
+        for (List<WriteRequest> chunk : chunks) {
+            unwritten += chunk.size();
+        }
+        failAll(chunks, byKey, failed, budgetSpent(unwritten));
     }
 
     private static Failure budgetSpent(int unwritten) {
@@ -87,12 +186,14 @@ public record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff 
                 + " writes unprocessed (throttling) when the invocation's time budget ran out.");
     }
 
-    private static void failAll(Iterable<WriteRequest> requests, Map<String, Record> byKey,
+    private static void failAll(Iterable<List<WriteRequest>> chunks, Map<String, Record> byKey,
             Map<Record, Failure> failed, Failure failure) {
-        for (WriteRequest request : requests) {
-            Record record = byKey.get(key(request.putRequest().item()));
-            if (record != null) {
-                failed.put(record, failure);
+        for (List<WriteRequest> chunk : chunks) {
+            for (WriteRequest request : chunk) {
+                Record record = byKey.get(key(request.putRequest().item()));
+                if (record != null) {
+                    failed.put(record, failure);
+                }
             }
         }
     }

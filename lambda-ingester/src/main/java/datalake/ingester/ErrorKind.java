@@ -10,7 +10,7 @@ public enum ErrorKind {
     BAD_JSON("BadJson", true),
     /** JSON, but not an S3 event, SNS envelope, EventBridge S3 event or test event. */
     BAD_NOTIFICATION("BadNotification", true),
-    /** An S3 event other than an object creation (a delete, a restore, ...). */
+    /** An S3 event other than an object creation or removal (a restore, a tagging, ...). */
     UNSUPPORTED_S3_EVENT("UnsupportedS3Event", true),
     /** The object has no {@code datalake} user metadata. */
     MISSING_METADATA("MissingMetadata", true),
@@ -20,6 +20,8 @@ public enum ErrorKind {
     NO_SUCH_BUCKET("NoSuchBucket", true),
     /** The file spans more day buckets than DATALAKE_MAX_BUCKET_SPAN. */
     UNSUPPORTED_TIME_RANGE("UnsupportedTimeRange", true),
+    /** DynamoDB refused the record itself (a key or the item over its size limit), while it took its neighbours. */
+    ITEM_REJECTED("ItemRejected", true),
 
     /** The service asked us to slow down (throttling, request limits, S3 SlowDown). */
     THROTTLING("Throttling", false),
@@ -31,6 +33,8 @@ public enum ErrorKind {
     AWS_ERROR("AwsError", false),
     /** Writes still unprocessed when the invocation's time budget ran out. */
     TIME_BUDGET("TimeBudget", false),
+    /** The object kept changing under concurrent handlers while its records were aligned; SQS retries. */
+    CONTENTION("Contention", false),
     /** A permanent failure that could not be dead-lettered: SQS keeps the message instead. */
     DLQ_UNAVAILABLE("DlqUnavailable", false),
     /** A defect of this code; SQS retries and the queue's redrive policy bounds the retries. */

@@ -3,7 +3,6 @@ package datalake.ingester;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import datalake.records.Metadata;
-import datalake.records.MetadataParser;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
 import datalake.records.StatusReport;
@@ -15,18 +14,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Ingests one SQS batch of S3 notifications: parse every message, HEAD every distinct object once
- * (concurrently, bounded), build the records, write them (no key twice), keep the latest table,
- * dead-letter the permanent failures, publish one report per message and hand the transient
- * failures back to SQS. A failure of one message never fails another.
+ * Ingests one SQS batch of S3 notifications: parse every message, follow every distinct object once
+ * ({@link ObjectSync}: HEAD decides, whatever the event; records written, or removed, per-object items
+ * committed conditionally, the latest table kept), dead-letter the permanent failures (and the transient
+ * ones on their last receive), publish one report per message and hand the transient failures back to
+ * SQS. A failure of one message never fails another.
  *
  * <p>Duplicates in one batch are resolved so that the outcome is the one of handling the messages
  * one after another in event order:
@@ -42,41 +40,42 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ul>
  */
 public final class Ingester implements AutoCloseable {
-    /** How many HeadObject and latest-table calls run at once. */
+    /** How many objects are followed at once (HEADs, commits, deletes, latest-table calls). */
     public static final int DEFAULT_CONCURRENCY = 8;
 
     private final RecordFactory recordFactory;
-    private final ObjectStore objectStore;
-    private final RecordsTable recordsTable;
-    private final LatestTable latestTable;
     private final ReportPublisher reports;
     private final DeadLetterQueue deadLetters;
     private final Telemetry telemetry;
     private final Clock clock;
     private final String functionName;
+    private final Integer maxReceiveCount;
     private final ExecutorService executor;
+    private final ObjectSync sync;
 
     private Ingester(Builder b) {
         this.recordFactory = Objects.requireNonNull(b.recordFactory, "recordFactory");
-        this.objectStore = Objects.requireNonNull(b.objects, "objects");
-        this.recordsTable = Objects.requireNonNull(b.records, "records");
-        this.latestTable = b.latest;
         this.reports = Objects.requireNonNull(b.reports, "reports");
         this.deadLetters = Objects.requireNonNull(b.deadLetters, "deadLetters");
         this.telemetry = Objects.requireNonNull(b.telemetry, "telemetry");
         this.clock = Objects.requireNonNull(b.clock, "clock");
         this.functionName = Objects.requireNonNull(b.functionName, "functionName");
+        this.maxReceiveCount = b.maxReceiveCount;
         this.executor = Executors.newFixedThreadPool(b.concurrency, daemonThreads());
+        this.sync = new ObjectSync(Objects.requireNonNull(b.objects, "objects"),
+                Objects.requireNonNull(b.records, "records"), Objects.requireNonNull(b.index, "index"), b.latest,
+                recordFactory, executor, clock);
     }
 
-    /** An ingester of one's own collaborators (fakes in unit tests); objects, records and dead letters are required. */
+    /** An ingester of one's own collaborators (fakes in unit tests); objects, records, index and dead letters are required. */
     public static Builder builder() {
         return new Builder();
     }
 
     /**
      * The ingester on AWS, as the handler builds it (and SnapStart priming, the local runner and the
-     * tests, on other clients): S3 HeadObject, DynamoDB writes, the latest table when the configuration
+     * tests, on other clients): S3 HeadObject, DynamoDB writes and per-object items in the records
+     * table, the latest table when the configuration
      * names one, SNS reports when it names a topic, the SQS DLQ; logs and metrics on standard output.
      * The builder may still change any part (a test's log sink).
      */
@@ -85,6 +84,8 @@ public final class Ingester implements AutoCloseable {
                 .recordFactory(new RecordFactory(config.maxBucketSpan(), config.retentionDays()))
                 .objects(new S3ObjectStore(clients.s3()))
                 .records(new DynamoRecordsTable(clients.dynamoDb(), config.recordsTable(), Backoff.standard()))
+                .index(new DynamoObjectIndex(clients.dynamoDb(), config.recordsTable(), Backoff.standard()))
+                .maxReceiveCount(config.maxReceiveCount())
                 .latest(config.latestTable() == null ? null
                         : new DynamoLatestTable(clients.dynamoDb(), config.latestTable()))
                 .reports(config.reportTopicArn() == null ? ReportPublisher.NONE
@@ -98,6 +99,7 @@ public final class Ingester implements AutoCloseable {
         private RecordFactory recordFactory = new RecordFactory();
         private ObjectStore objects;
         private RecordsTable records;
+        private ObjectIndex index;
         private LatestTable latest;
         private ReportPublisher reports = ReportPublisher.NONE;
         private DeadLetterQueue deadLetters;
@@ -105,6 +107,7 @@ public final class Ingester implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private String functionName = IngesterConfig.DEFAULT_FUNCTION_NAME;
         private int concurrency = DEFAULT_CONCURRENCY;
+        private Integer maxReceiveCount;
 
         private Builder() {
         }
@@ -122,6 +125,24 @@ public final class Ingester implements AutoCloseable {
 
         public Builder records(RecordsTable table) {
             this.records = table;
+            return this;
+        }
+
+        /** The per-object items (required): what the index knows of each object of the bucket. */
+        public Builder index(ObjectIndex objectIndex) {
+            this.index = objectIndex;
+            return this;
+        }
+
+        /**
+         * The ingest queue's maxReceiveCount: a message failing transiently on that receive is dead-lettered
+         * by the ingester, with its reason and a report, rather than by redrive. Default: null, never.
+         */
+        public Builder maxReceiveCount(Integer receives) {
+            if (receives != null && receives < 1) {
+                throw new IllegalArgumentException("the maxReceiveCount must be at least 1, not " + receives);
+            }
+            this.maxReceiveCount = receives;
             return this;
         }
 
@@ -197,14 +218,26 @@ public final class Ingester implements AutoCloseable {
 
     /** The records of one object: validated metadata, one record per day bucket (no I/O). */
     List<Record> recordsOf(ObjectEvent event, StoredObject stored) {
-        return recordFactory.records(metadataOf(event.url(), stored), event.url(), stored.lastModified(), stored.size());
+        return recordFactory.records(ObjectSync.metadataOf(event.url(), stored), event.url(), stored.lastModified(),
+                stored.size());
     }
 
-    private static Metadata metadataOf(String url, StoredObject stored) {
-        if (stored.datalakeMetadata() == null) {
-            throw new MissingMetadataException(url);
+    /**
+     * Follows the objects through the ingester's own code path, without a queue message: HEAD, the
+     * records, the per-object entry, the latest table (the backfill and the reconciliation). Each
+     * object comes back with its state and failure set.
+     */
+    List<BatchObject> follow(List<ObjectEvent> events, Deadline deadline) {
+        List<BatchObject> objects = new ArrayList<>(events.size());
+        Map<String, BatchObject> byObject = new LinkedHashMap<>();
+        int order = 0;
+        for (ObjectEvent event : events) {
+            BatchObject object = byObject.computeIfAbsent(event.bucket() + '/' + event.key(), k -> new BatchObject(event));
+            object.order = ++order;
         }
-        return MetadataParser.parse(stored.datalakeMetadata());
+        objects.addAll(byObject.values());
+        sync.sync(objects, deadline);
+        return objects;
     }
 
     @Override
@@ -215,34 +248,35 @@ public final class Ingester implements AutoCloseable {
     private SQSBatchResponse ingest(List<SQSMessage> batch, Deadline deadline, String requestId, long started) {
         List<BatchMessage> messages = parse(batch);
         List<BatchObject> objects = objects(messages);
-        readObjects(objects);
-        writeRecords(objects, deadline);
-        keepLatest(objects);
+        sync.sync(objects, deadline);
 
         Map<ErrorKind, Integer> errors = new EnumMap<>(ErrorKind.class);
         for (BatchMessage message : messages) {
             message.decide();
+            message.givenUp = message.outcome != null && !message.outcome.permanent() && lastReceive(message);
         }
         deadLetter(messages);
-        int reportsFailed = report(messages, started, requestId);
+        int reportsFailed = report(messages, requestId);
 
         List<SQSBatchResponse.BatchItemFailure> retry = new ArrayList<>();
         int succeeded = 0;
         int failed = 0;
         int written = 0;
         for (BatchMessage message : messages) {
-            long duration = clock.millis() - started;
             Metadata first = message.firstMetadata();
+            Report.Action action = message.action();
             telemetry.message(new Telemetry.MessageLine(requestId, message.messageId(), message.status(),
+                    action == null ? null : action.json(),
                     first == null ? null : first.what(), first == null ? null : first.where(),
                     first == null ? null : first.id(), message.objects.size(), message.recordCount(),
-                    message.recordsWritten(), message.outcome, duration));
+                    message.recordsWritten(), message.recordsRemoved(), message.outcome,
+                    message.finished() - message.started));
             written += message.recordsWritten();
             if (message.outcome == null) {
                 succeeded++;
             } else {
                 errors.merge(message.outcome.kind(), 1, Integer::sum);
-                if (message.outcome.permanent()) {
+                if (message.settledAsError()) {
                     failed++;
                 } else {
                     retry.add(new SQSBatchResponse.BatchItemFailure(message.messageId()));
@@ -254,10 +288,23 @@ public final class Ingester implements AutoCloseable {
         return new SQSBatchResponse(retry);
     }
 
-    private static List<BatchMessage> parse(List<SQSMessage> batch) {
+    /** Whether SQS will not deliver this message again: its receive count has reached the queue's maxReceiveCount. */
+    private boolean lastReceive(BatchMessage message) {
+        if (maxReceiveCount == null || message.sqsMessage.getAttributes() == null) {
+            return false;
+        }
+        String count = message.sqsMessage.getAttributes().get("ApproximateReceiveCount");
+        try {
+            return count != null && Integer.parseInt(count) >= maxReceiveCount;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private List<BatchMessage> parse(List<SQSMessage> batch) {
         List<BatchMessage> messages = new ArrayList<>(batch.size());
         for (SQSMessage sqsMessage : batch) {
-            BatchMessage message = new BatchMessage(sqsMessage);
+            BatchMessage message = new BatchMessage(sqsMessage, clock.millis());
             try {
                 message.notification = NotificationParser.parse(sqsMessage.getBody());
             } catch (RuntimeException e) {
@@ -292,118 +339,22 @@ public final class Ingester implements AutoCloseable {
         return new ArrayList<>(byObject.values());
     }
 
-    /** HEADs every object, concurrently, and builds its records. */
-    private void readObjects(List<BatchObject> objects) {
-        List<Future<?>> pending = new ArrayList<>(objects.size());
-        for (BatchObject object : objects) {
-            pending.add(executor.submit(() -> read(object)));
-        }
-        for (int i = 0; i < pending.size(); i++) {
-            try {
-                pending.get(i).get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while reading objects", e);
-            } catch (ExecutionException e) {
-                objects.get(i).fail(Failures.classify(e, objects.get(i).event.url()));
-            }
-        }
-    }
-
-    private void read(BatchObject object) {
-        String url = object.event.url();
-        StoredObject stored;
-        try {
-            stored = objectStore.head(object.event.bucket(), object.event.key());
-        } catch (RuntimeException e) {
-            object.fail(Failures.classify(e, url));
-            return;
-        }
-        try {
-            object.metadata = metadataOf(url, stored);
-            object.records = recordFactory.records(object.metadata, url, stored.lastModified(), stored.size());
-        } catch (RuntimeException e) {
-            object.fail(Failures.classify(e, url));
-        }
-    }
-
-    /** Writes each key once: the record of the later object (LastModified, then order) wins. */
-    private void writeRecords(List<BatchObject> objects, Deadline deadline) {
-        List<BatchObject> ready = new ArrayList<>();
-        for (BatchObject object : objects) {
-            if (object.records != null && object.failure == null) {
-                ready.add(object);
-            }
-        }
-        ready.sort(BatchObject.LATER_LAST);
-        Map<String, Record> winners = new LinkedHashMap<>();
-        Map<String, BatchObject> owners = new HashMap<>();
-        Map<String, List<BatchObject>> contributors = new HashMap<>();
-        for (BatchObject object : ready) {
-            for (Record record : object.records) {
-                String key = record.timeIndexKey() + "\n" + record.rangeKey();
-                winners.put(key, record);
-                owners.put(key, object);
-                contributors.computeIfAbsent(key, k -> new ArrayList<>(1)).add(object);
-            }
-        }
-        Map<Record, Failure> failures = winners.isEmpty() ? Map.of()
-                : recordsTable.write(new ArrayList<>(winners.values()), deadline);
-        for (Map.Entry<String, Record> entry : winners.entrySet()) {
-            Failure failure = failures.get(entry.getValue());
-            if (failure == null) {
-                owners.get(entry.getKey()).written++;
-            } else {
-                // Nobody's version of this key is stored: every object that has it must come again.
-                for (BatchObject object : contributors.get(entry.getKey())) {
-                    object.fail(failure);
-                }
-            }
-        }
-    }
-
-    /** Offers the newest file of each what:where in the batch to the latest table. */
-    private void keepLatest(List<BatchObject> objects) {
-        if (latestTable == null) {
-            return;
-        }
-        List<BatchObject> written = new ArrayList<>();
-        for (BatchObject object : objects) {
-            if (object.records != null && object.failure == null) {
-                written.add(object);
-            }
-        }
-        written.sort(BatchObject.LATER_LAST);
-        Map<String, BatchObject> newest = new LinkedHashMap<>();
-        for (BatchObject object : written) {
-            Record candidate = object.records.get(0);
-            newest.merge(candidate.whatWhereKey().toString(), object,
-                    (kept, next) -> kept.records.get(0).isNewerThan(candidate) ? kept : next);
-        }
-        List<BatchObject> offered = new ArrayList<>(newest.values());
-        List<Future<?>> pending = new ArrayList<>(offered.size());
-        for (BatchObject object : offered) {
-            pending.add(executor.submit(() -> latestTable.offer(object.records.get(0))));
-        }
-        for (int i = 0; i < pending.size(); i++) {
-            try {
-                pending.get(i).get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while writing the latest table", e);
-            } catch (ExecutionException e) {
-                offered.get(i).fail(Failures.classify(e, offered.get(i).event.url()));
-            }
-        }
-    }
-
-    /** Permanent failures go to the DLQ; one that cannot go there stays in SQS (never lost). */
+    /**
+     * Permanent failures, and transient ones on their last receive, go to the DLQ with their reason;
+     * one that cannot go there stays in SQS (never lost).
+     */
     private void deadLetter(List<BatchMessage> messages) {
         List<DeadLetter> letters = new ArrayList<>();
         Map<String, BatchMessage> byId = new HashMap<>();
         for (BatchMessage message : messages) {
-            if (message.outcome != null && message.outcome.permanent()) {
-                letters.add(new DeadLetter(message.messageId(), message.sqsMessage.getBody(), message.outcome));
+            if (message.settledAsError()) {
+                Failure reason = message.outcome;
+                if (message.givenUp) {
+                    reason = new Failure(reason.kind(), reason.message() + " SQS delivered the message "
+                            + maxReceiveCount + " times, the queue's maxReceiveCount: it is dead-lettered, not retried.");
+                    message.outcome = reason;
+                }
+                letters.add(new DeadLetter(message.messageId(), message.sqsMessage.getBody(), reason));
                 byId.put(message.messageId(), message);
             }
         }
@@ -416,26 +367,29 @@ public final class Ingester implements AutoCloseable {
             if (message != null) {
                 message.outcome = new Failure(ErrorKind.DLQ_UNAVAILABLE, "the message could not be ingested ("
                         + message.outcome.kind().label() + ") nor dead-lettered: " + entry.getValue());
+                message.givenUp = false;
             }
         }
     }
 
     /**
-     * One report per settled message (transient ones are reported when they settle). A report that
-     * cannot be published changes nothing else: the records stay written exactly once.
+     * One report per settled message (transient ones are reported when they settle), with the message's
+     * own start and duration. A report that cannot be published changes nothing else: the records stay
+     * written exactly once.
      */
-    private int report(List<BatchMessage> messages, long started, String requestId) {
+    private int report(List<BatchMessage> messages, String requestId) {
         List<Report> settled = new ArrayList<>();
         for (BatchMessage message : messages) {
-            if (message.outcome != null && !message.outcome.permanent()) {
+            if (message.outcome != null && !message.settledAsError()) {
                 continue;
             }
-            double duration = (clock.millis() - started) / 1000.0;
+            double duration = (message.finished() - message.started) / 1000.0;
             Metadata first = message.firstMetadata();
             StatusReport report = message.outcome == null
-                    ? StatusReport.success(started, duration, message.fileRecords())
-                    : StatusReport.error(started, duration, message.fileRecords(), message.outcome.message());
-            settled.add(new Report(message.messageId(), report, first == null ? null : first.what()));
+                    ? new StatusReport(StatusReport.Status.SUCCESS, message.started, duration, message.fileRecords(),
+                            message.notes())
+                    : StatusReport.error(message.started, duration, message.fileRecords(), message.outcome.message());
+            settled.add(new Report(message.messageId(), report, first == null ? null : first.what(), message.action()));
         }
         if (settled.isEmpty()) {
             return 0;

@@ -21,6 +21,8 @@ import java.util.Map;
  * @param region         AWS_REGION (required)
  * @param s3PathStyle    DATALAKE_S3_PATH_STYLE (see {@link Environment#s3PathStyle()})
  * @param functionName   AWS_LAMBDA_FUNCTION_NAME (the metrics' Function dimension), default "lambda-ingester"
+ * @param maxReceiveCount DATALAKE_MAX_RECEIVE_COUNT, the ingest queue's maxReceiveCount, or null: a message
+ *                       failing transiently on that receive is dead-lettered by the ingester with its reason
  */
 public record IngesterConfig(
         String recordsTable,
@@ -32,7 +34,8 @@ public record IngesterConfig(
         Integer retentionDays,
         String region,
         boolean s3PathStyle,
-        String functionName) {
+        String functionName,
+        Integer maxReceiveCount) {
 
     static final String DEFAULT_FUNCTION_NAME = "lambda-ingester";
 
@@ -50,7 +53,8 @@ public record IngesterConfig(
                 env.positiveOrOff(EnvironmentVariable.RETENTION_DAYS),
                 env.region(),
                 env.s3PathStyle(),
-                function == null ? DEFAULT_FUNCTION_NAME : function);
+                function == null ? DEFAULT_FUNCTION_NAME : function,
+                env.positiveOrOff(EnvironmentVariable.MAX_RECEIVE_COUNT));
     }
 
     /** {@link #from(Environment)} on a map of the same variables (the runner's, a test's). */

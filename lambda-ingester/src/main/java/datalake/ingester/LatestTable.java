@@ -1,5 +1,6 @@
 package datalake.ingester;
 
+import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
 
 /**
@@ -14,4 +15,16 @@ public interface LatestTable {
      * @return whether the record is now the latest; false when a newer (or the same) one is kept
      */
     boolean offer(Record record);
+
+    /** The entry of what:where (strongly consistent), or null when there is none or it is not a record this code reads. */
+    Record current(WhatWhereKey key);
+
+    /**
+     * Replaces the entry of {@code expected}'s what:where if it still is {@code expected} (same url,
+     * create_time and id): with {@code replacement}, or no entry when it is null. An entry changed in
+     * the meantime stays: whoever changed it knew better.
+     *
+     * @return whether the entry was replaced
+     */
+    boolean replace(Record expected, Record replacement);
 }

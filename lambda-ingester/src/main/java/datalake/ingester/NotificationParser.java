@@ -16,9 +16,12 @@ import java.util.Set;
  * every failure here is permanent, since the same body never parses differently.
  */
 final class NotificationParser {
-    /** The S3 event names that create an object; everything else is UnsupportedS3Event. */
+    /** The S3 event names that create an object. */
     static final Set<String> OBJECT_CREATED = Set.of("ObjectCreated:Put", "ObjectCreated:Post",
             "ObjectCreated:Copy", "ObjectCreated:CompleteMultipartUpload");
+    /** The S3 event names that remove an object (or hide it behind a delete marker). */
+    static final Set<String> OBJECT_REMOVED = Set.of("ObjectRemoved:Delete", "ObjectRemoved:DeleteMarkerCreated",
+            "LifecycleExpiration:Delete", "LifecycleExpiration:DeleteMarkerCreated");
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** What is read of a body: the fields that tell its shape apart and name the objects. */
     private static final JsonProjection NOTIFICATION = JsonProjection.of(Map.of(
@@ -102,9 +105,10 @@ final class NotificationParser {
             if (name.startsWith("s3:")) {
                 name = name.substring(3);
             }
-            if (!OBJECT_CREATED.contains(name)) {
+            if (!OBJECT_CREATED.contains(name) && !OBJECT_REMOVED.contains(name)) {
                 throw new NotificationException(ErrorKind.UNSUPPORTED_S3_EVENT, "S3 event " + quoted(record.get("eventName"))
-                        + " is not ingested; only ObjectCreated Put, Post, Copy and CompleteMultipartUpload are.");
+                        + " is not ingested; only ObjectCreated (Put, Post, Copy, CompleteMultipartUpload), ObjectRemoved"
+                        + " (Delete, DeleteMarkerCreated) and LifecycleExpiration (Delete, DeleteMarkerCreated) are.");
             }
             JsonNode s3 = record.path("s3");
             events.add(new ObjectEvent(text(s3.path("bucket"), "name", where + " s3.bucket"),
@@ -119,15 +123,27 @@ final class NotificationParser {
             throw bad("the EventBridge event comes from " + quoted(node.get("source")) + ", not aws.s3.");
         }
         String type = node.path("detail-type").asText("");
-        if (!"Object Created".equals(type)) {
+        if (!"Object Created".equals(type) && !"Object Deleted".equals(type)) {
             throw new NotificationException(ErrorKind.UNSUPPORTED_S3_EVENT, "EventBridge S3 event " + quoted(node.get("detail-type"))
-                    + " is not ingested; only Object Created is.");
+                    + " is not ingested; only Object Created and Object Deleted are.");
         }
         JsonNode detail = node.path("detail");
         String reason = detail.path("reason").asText("");
+        // AWS's samples and events show EventBridge keys as they are (a ':' stays a ':'), unlike the
+        // form-encoded keys of S3 notifications: the key is read as sent; its decoded reading is only
+        // a fallback for an object that does not exist as sent (docs/DESIGN.md, "Messages").
+        String key = text(detail.path("object"), "key", "the EventBridge detail.object");
+        String decoded = null;
+        if (key.indexOf('+') >= 0 || key.indexOf('%') >= 0) {
+            try {
+                decoded = S3Keys.decode(key);
+            } catch (IllegalArgumentException notEncoded) {
+                decoded = null;
+            }
+        }
         ObjectEvent event = new ObjectEvent(text(detail.path("bucket"), "name", "the EventBridge detail.bucket"),
-                key(detail.path("object"), "the EventBridge detail.object"),
-                reason.isEmpty() ? "Object Created" : "Object Created:" + reason, sequencer(detail.path("object")));
+                key, reason.isEmpty() ? type : type + ":" + reason, sequencer(detail.path("object")),
+                decoded == null || decoded.equals(key) ? null : decoded);
         return Notification.of(List.of(event));
     }
 

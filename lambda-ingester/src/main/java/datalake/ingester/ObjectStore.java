@@ -7,7 +7,13 @@ public interface ObjectStore {
 
     /**
      * The object's metadata, LastModified and size; throws what the store throws (the classifier
-     * tells a missing object, which is permanent, from a failing store, which is transient).
+     * tells a missing object from a failing store, which is transient).
      */
     StoredObject head(String bucket, String key);
+
+    /**
+     * Whether the bucket exists: HeadObject's 404 has no body, so a missing object and a missing bucket
+     * look alike, and only the second is an error. Throws what the store throws.
+     */
+    boolean bucketExists(String bucket);
 }

@@ -12,4 +12,12 @@ public interface RecordsTable {
      * (an empty map when all were).
      */
     Map<Record, Failure> write(List<Record> records, Deadline deadline);
+
+    /**
+     * The newest file (greatest start, then create_time) of {@code what} at {@code where} among the
+     * records of the day buckets {@code oldestBucket..newestBucket}, read newest bucket first and no
+     * further than an older bucket could hold a later start; null when there is none. For the latest
+     * table, when its file has left the index.
+     */
+    Record newest(String what, String where, long newestBucket, long oldestBucket);
 }

@@ -2,6 +2,8 @@ package datalake.ingester;
 
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /** {@link ObjectStore} on S3: one HeadObject per object (never GetObject: the content is not needed). */
 public record S3ObjectStore(S3Client s3) implements ObjectStore {
@@ -12,7 +14,24 @@ public record S3ObjectStore(S3Client s3) implements ObjectStore {
         String metadata = userMetadata(head, METADATA_KEY);
         long lastModified = head.lastModified() == null ? 0L : head.lastModified().toEpochMilli();
         long size = head.contentLength() == null ? 0L : head.contentLength();
-        return new StoredObject(metadata, lastModified, size);
+        String etag = head.eTag() == null ? null : head.eTag().replace("\"", "");
+        String version = head.versionId() == null || "null".equals(head.versionId()) ? null : head.versionId();
+        return new StoredObject(metadata, lastModified, size, etag, version);
+    }
+
+    @Override
+    public boolean bucketExists(String bucket) {
+        try {
+            s3.headBucket(r -> r.bucket(bucket));
+            return true;
+        } catch (NoSuchBucketException e) {
+            return false;
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     /** S3 lower-cases user metadata names; some emulators keep the sender's case. */

@@ -1,6 +1,5 @@
 package datalake.ingester;
 
-import datalake.records.DatalakeJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,8 +12,8 @@ import software.amazon.awssdk.services.sns.model.PublishBatchResponse;
 
 /**
  * {@link ReportPublisher} on an SNS topic: PublishBatch, up to 10 reports a call, each a JSON
- * status report with the message attributes {@code status} and (when known) {@code what}, so that
- * subscribers can filter.
+ * status report ({@link ReportJson}) with the message attributes {@code status} and, when known,
+ * {@code action} and {@code what}, so that subscribers can filter.
  */
 public record SnsReportPublisher(SnsClient sns, String topicArn) implements ReportPublisher {
     private static final int ATTRIBUTE_BYTES = 64;
@@ -24,7 +23,7 @@ public record SnsReportPublisher(SnsClient sns, String topicArn) implements Repo
         Map<String, String> failed = new LinkedHashMap<>();
         List<Entry> entries = new ArrayList<>(reports.size());
         for (Report report : reports) {
-            entries.add(new Entry(report, DatalakeJson.toJson(report.report())));
+            entries.add(new Entry(report, ReportJson.toJson(report)));
         }
         for (List<Entry> batch : Batches.of(entries, Batches.MAX_ENTRIES, Batches.MAX_BYTES, Entry::bytes)) {
             List<PublishBatchRequestEntry> requests = new ArrayList<>(batch.size());
@@ -58,6 +57,9 @@ public record SnsReportPublisher(SnsClient sns, String topicArn) implements Repo
         PublishBatchRequestEntry request(String id) {
             Map<String, MessageAttributeValue> attributes = new LinkedHashMap<>();
             attributes.put("status", string(report.report().status().json()));
+            if (report.action() != null) {
+                attributes.put("action", string(report.action().json()));
+            }
             if (report.what() != null) {
                 attributes.put("what", string(report.what()));
             }

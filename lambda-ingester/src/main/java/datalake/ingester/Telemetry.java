@@ -37,8 +37,9 @@ public final class Telemetry {
     }
 
     /** The outcome of one queue message. */
-    record MessageLine(String requestId, String messageId, String status, String what, String where, String id,
-            int files, int records, int recordsWritten, Failure failure, long durationMillis) {
+    record MessageLine(String requestId, String messageId, String status, String action, String what, String where,
+            String id, int files, int records, int recordsWritten, int recordsRemoved, Failure failure,
+            long durationMillis) {
     }
 
     /** The counts of one invocation. */
@@ -53,12 +54,14 @@ public final class Telemetry {
             JsonLog.field(g, "requestId", m.requestId());
             JsonLog.field(g, "messageId", m.messageId());
             g.writeStringField("status", m.status());
+            JsonLog.field(g, "action", m.action());
             JsonLog.field(g, "what", m.what());
             JsonLog.field(g, "where", m.where());
             JsonLog.field(g, "id", m.id());
             g.writeNumberField("files", m.files());
             g.writeNumberField("records", m.records());
             g.writeNumberField("records_written", m.recordsWritten());
+            g.writeNumberField("records_removed", m.recordsRemoved());
             if (m.failure() != null) {
                 g.writeStringField("error_kind", m.failure().kind().label());
                 g.writeStringField("error_message", m.failure().message());

@@ -1,6 +1,10 @@
 package datalake.ingester;
 
+import datalake.dynamodb.ObjectEntry;
+import datalake.dynamodb.RecordKey;
+import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
+import java.util.Collection;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -31,6 +35,14 @@ final class Fakes {
             return this;
         }
 
+        /** Buckets that do not exist (every other one does). */
+        final Set<String> missingBuckets = ConcurrentHashMap.newKeySet();
+
+        @Override
+        public boolean bucketExists(String bucket) {
+            return !missingBuckets.contains(bucket);
+        }
+
         @Override
         public StoredObject head(String bucket, String key) {
             heads.incrementAndGet();
@@ -58,8 +70,12 @@ final class Fakes {
         }
     }
 
-    /** A table and a latest table with DynamoDB's semantics; writes may be made to fail. */
-    static final class Records implements RecordsTable, LatestTable {
+    /**
+     * A table with its per-object items and a latest table, with DynamoDB's semantics (conditional
+     * writes included); writes may be made to fail.
+     */
+    static final class Records implements RecordsTable, LatestTable, ObjectIndex {
+        final Map<String, ObjectEntry> objects = new LinkedHashMap<>();
         final Map<String, Record> table = new LinkedHashMap<>();
         final Map<String, Record> latest = new LinkedHashMap<>();
         final List<List<Record>> writes = new ArrayList<>();
@@ -74,6 +90,99 @@ final class Fakes {
 
         static String key(Record record) {
             return record.timeIndexKey() + "|" + record.rangeKey();
+        }
+
+        static String key(RecordKey key) {
+            return key.timeIndexKey() + "|" + key.rangeKey();
+        }
+
+        @Override
+        public synchronized Commit commit(ObjectEntry entry) {
+            ObjectEntry old = objects.get(entry.url());
+            if (old != null && old.observedAt() > entry.observedAt()) {
+                return Commit.REJECTED;
+            }
+            List<RecordKey> stale = new ArrayList<>();
+            if (old != null) {
+                stale.addAll(old.staleKeys());
+                stale.addAll(old.recordKeys());
+            }
+            objects.put(entry.url(), new ObjectEntry(entry.url(), entry.observedAt(), entry.commitId(), entry.state(),
+                    entry.metadata(), entry.createTime(), entry.size(), entry.etag(), entry.versionId(),
+                    entry.sequencer(), entry.recordKeys(), stale, entry.expiresAt()));
+            return new Commit(true, old);
+        }
+
+        @Override
+        public synchronized Map<String, ObjectEntry> read(Collection<String> urls) {
+            Map<String, ObjectEntry> found = new LinkedHashMap<>();
+            for (String url : urls) {
+                if (objects.containsKey(url)) {
+                    found.put(url, objects.get(url));
+                }
+            }
+            return found;
+        }
+
+        @Override
+        public synchronized int removeRecords(String url, Collection<RecordKey> keys) {
+            int removed = 0;
+            for (RecordKey key : keys) {
+                Record record = table.get(key(key));
+                if (record != null && record.url().equals(url)) {
+                    table.remove(key(key));
+                    removed++;
+                }
+            }
+            return removed;
+        }
+
+        @Override
+        public synchronized void clearStale(String url, String commitId) {
+            ObjectEntry entry = objects.get(url);
+            if (entry != null && entry.commitId().equals(commitId)) {
+                objects.put(url, new ObjectEntry(entry.url(), entry.observedAt(), entry.commitId(), entry.state(),
+                        entry.metadata(), entry.createTime(), entry.size(), entry.etag(), entry.versionId(),
+                        entry.sequencer(), entry.recordKeys(), List.of(), entry.expiresAt()));
+            }
+        }
+
+        @Override
+        public synchronized Record newest(String what, String where, long newestBucket, long oldestBucket) {
+            Record best = null;
+            for (Record record : table.values()) {
+                if (record.metadata().what().equals(what) && record.metadata().where().equals(where)
+                        && record.bucket() <= newestBucket && record.bucket() >= oldestBucket
+                        && (best == null || record.isNewerThan(best))) {
+                    best = record;
+                }
+            }
+            return best;
+        }
+
+        @Override
+        public synchronized Record current(WhatWhereKey key) {
+            return latest.get(key.toString());
+        }
+
+        @Override
+        public synchronized boolean replace(Record expected, Record replacement) {
+            Record kept = latest.get(expected.whatWhereKey().toString());
+            if (kept == null || !kept.url().equals(expected.url()) || kept.createTime() != expected.createTime()
+                    || !kept.metadata().id().equals(expected.metadata().id())) {
+                return false;
+            }
+            if (replacement == null) {
+                latest.remove(expected.whatWhereKey().toString());
+            } else {
+                latest.put(expected.whatWhereKey().toString(), replacement);
+            }
+            return true;
+        }
+
+        /** The records of one file, by url. */
+        synchronized List<Record> recordsOf(String url) {
+            return table.values().stream().filter(r -> r.url().equals(url)).toList();
         }
 
         @Override

@@ -40,16 +40,20 @@ class IngesterHandlerTest {
 
     @Test
     void theHandlerPassesTheBatchAndAnswersItsFailures() {
-        // given the mixed fixture batch and an ingester whose object store has nothing (all NoSuchKey)
-        // and whose dead-letter queue is down: every permanent failure must come back
+        // given the mixed fixture batch and an ingester whose bucket does not exist (NoSuchBucket for
+        // every object) and whose dead-letter queue is down: every permanent failure must come back
         Fakes.DeadLetters deadLetters = new Fakes.DeadLetters();
         deadLetters.failing = true;
         FakeClock clock = new FakeClock();
         Fakes.Lines lines = new Fakes.Lines();
+        Fakes.Records table = new Fakes.Records(false);
+        Fakes.Objects noBucket = new Fakes.Objects();
+        noBucket.missingBuckets.add("datalake-example");
         try (Ingester ingester = Ingester.builder()
                 .recordFactory(new RecordFactory())
-                .objects(new Fakes.Objects())
-                .records(new Fakes.Records(false))
+                .objects(noBucket)
+                .records(table)
+                .index(table)
                 .reports(new Fakes.Reports())
                 .deadLetters(deadLetters)
                 .telemetry(lines.telemetry(clock))
@@ -76,10 +80,12 @@ class IngesterHandlerTest {
     @Test
     void anEmptyEventIsAnEmptyAnswer() {
         FakeClock clock = new FakeClock();
+        Fakes.Records table = new Fakes.Records(false);
         try (Ingester ingester = Ingester.builder()
                 .recordFactory(new RecordFactory())
                 .objects(new Fakes.Objects())
-                .records(new Fakes.Records(false))
+                .records(table)
+                .index(table)
                 .reports(new Fakes.Reports())
                 .deadLetters(new Fakes.DeadLetters())
                 .telemetry(new Fakes.Lines().telemetry(clock))

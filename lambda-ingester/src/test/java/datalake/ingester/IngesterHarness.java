@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import datalake.dynamodb.ObjectEntry;
+import datalake.dynamodb.ObjectItems;
 import datalake.dynamodb.RecordItems;
 import datalake.emulators.AwsEndpoints;
 import datalake.emulators.Deployment;
@@ -172,11 +174,50 @@ final class IngesterHarness implements AutoCloseable {
         return records;
     }
 
+    /** The records of one object, by its key. */
+    List<Record> recordsOf(String key) {
+        String url = url(key);
+        return records().stream().filter(r -> r.url().equals(url)).toList();
+    }
+
+    String url(String key) {
+        return "s3://" + bucket() + "/" + key;
+    }
+
+    /** Every record item of the records table (the per-object items left out). */
     List<Map<String, AttributeValue>> items() {
         List<Map<String, AttributeValue>> items = new ArrayList<>();
-        backend.dynamoDb().scanPaginator(r -> r.tableName(deployment.names().recordsTable()))
+        for (Map<String, AttributeValue> item : allItems()) {
+            if (!ObjectItems.isObjectItem(item)) {
+                items.add(item);
+            }
+        }
+        return items;
+    }
+
+    List<Map<String, AttributeValue>> allItems() {
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        backend.dynamoDb().scanPaginator(r -> r.tableName(deployment.names().recordsTable()).consistentRead(true))
                 .items().forEach(items::add);
         return items;
+    }
+
+    /** The per-object entry of an object, or null. */
+    ObjectEntry objectEntry(String key) {
+        Map<String, AttributeValue> item = backend.dynamoDb().getItem(r -> r.tableName(deployment.names().recordsTable())
+                .key(ObjectItems.key(url(key))).consistentRead(true)).item();
+        return item == null || item.isEmpty() ? null : ObjectItems.fromItem(item);
+    }
+
+    /** Deletes an object (a delete marker in a versioned bucket); returns the version id S3 answered. */
+    String delete(String key) {
+        return backend.s3().deleteObject(r -> r.bucket(bucket()).key(key)).versionId();
+    }
+
+    /** Puts on the ingest queue the notification S3 sends for an event moto does not notify. */
+    void notify(String eventName, String key, String sequencer) {
+        send(TestFiles.s3Event(eventName, bucket(), java.net.URLEncoder.encode(key, java.nio.charset.StandardCharsets.UTF_8)
+                .replace("%2F", "/"), sequencer));
     }
 
     /** The latest table's record of what:where, or null. */
@@ -193,7 +234,13 @@ final class IngesterHarness implements AutoCloseable {
         for (Message message : receive(deployment.reportInspectionQueueUrl(), count, false)) {
             Map<String, String> attributes = new HashMap<>();
             message.messageAttributes().forEach((k, v) -> attributes.put(k, v.stringValue()));
-            reports.add(new ReceivedReport(DatalakeJson.parseReport(message.body()), attributes));
+            String action = null;
+            try {
+                action = new com.fasterxml.jackson.databind.ObjectMapper().readTree(message.body()).path("action").asText(null);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            reports.add(new ReceivedReport(DatalakeJson.parseReport(message.body()), attributes, action));
         }
         return reports;
     }
@@ -218,7 +265,8 @@ final class IngesterHarness implements AutoCloseable {
         assertEquals(List.of(), more.stream().map(Message::body).toList(), "unexpected messages on " + queueUrl);
     }
 
-    record ReceivedReport(StatusReport report, Map<String, String> attributes) {
+    /** A report as published: its body, its SNS attributes, and the body's {@code action}. */
+    record ReceivedReport(StatusReport report, Map<String, String> attributes, String action) {
     }
 
     private List<Message> receive(String queueUrl, int count, boolean skipTestEvents) {

@@ -102,7 +102,8 @@ abstract class IngesterScenarios {
         ReceivedReport report = s.reports(1).get(0);
         assertEquals(StatusReport.Status.SUCCESS, report.report().status());
         assertEquals(List.of(StatusReport.FileRecord.of(record)), report.report().records());
-        assertEquals(Map.of("status", "success", "what", "syslog"), report.attributes());
+        assertEquals(Map.of("status", "success", "what", "syslog", "action", "index"), report.attributes());
+        assertEquals("index", report.action());
         // and the message is gone from the queue, nothing dead-lettered
         s.assertEmpty(s.deployment.ingestQueueUrl());
         s.assertEmpty(s.deployment.deadLetterQueueUrl());
@@ -230,7 +231,8 @@ abstract class IngesterScenarios {
 
     @Test
     void everyPermanentErrorIsReportedDeadLetteredAndAcknowledged() {
-        // given one good upload and one message for each permanent error
+        // given one good upload, one whose object is gone by the time it is handled (not an error), and
+        // one message for each permanent error
         IngesterHarness s = stack();
         s.put("good.log", metadata("good", START, null));
         s.put("no-metadata.log", null);
@@ -239,39 +241,44 @@ abstract class IngesterScenarios {
         s.put("deleted.log", metadata("deleted", START, null));
         List<Message> uploads = s.receive(5);
         s.backend.s3().deleteObject(r -> r.bucket(s.bucket()).key("deleted.log"));
+        List<Message> removal = s.receive(1);
         s.send("this is not JSON");
         s.send("{\"hello\":\"world\"}");
-        s.send(TestFiles.s3Event("ObjectRemoved:Delete", s.bucket(), "good.log", "0055AED6DCD9028200"));
+        s.send(TestFiles.s3Event("ObjectRestore:Post", s.bucket(), "good.log", "0055AED6DCD9028200"));
         s.send(TestFiles.s3Event("ObjectCreated:Put", "datalake-no-such-bucket-" + System.nanoTime(), "a.log", null));
         List<Message> batch = new ArrayList<>(uploads);
         batch.addAll(s.receive(4));
 
-        // when the ten messages are handled in one batch
+        // when the nine messages are handled in one batch (the removal's notification waits)
         Set<String> retried = s.handle(batch);
 
         // then none comes back, the good file is indexed
         assertEquals(Set.of(), retried);
         assertEquals(List.of("good"), s.records().stream().map(r -> r.metadata().id()).toList());
-        s.assertEmpty(s.deployment.ingestQueueUrl());
         // and every bad one is in the DLQ, body unchanged, with its reason
         Map<String, String> bodies = new HashMap<>();
         batch.forEach(m -> bodies.put(m.messageId(), m.body()));
         Map<String, Integer> kinds = new HashMap<>();
-        for (Message letter : s.deadLetters(8)) {
+        for (Message letter : s.deadLetters(7)) {
             String source = letter.messageAttributes().get("source_message_id").stringValue();
             assertEquals(bodies.get(source), letter.body());
             assertTrue(letter.messageAttributes().get("error_message").stringValue().endsWith("."));
             kinds.merge(letter.messageAttributes().get("error_kind").stringValue(), 1, Integer::sum);
         }
-        // HeadObject's 404 carries no body: a missing bucket cannot be told from a missing key
-        assertEquals(Map.of("MissingMetadata", 1, "InvalidMetadata", 1, "UnsupportedTimeRange", 1, "NoSuchKey", 2,
+        assertEquals(Map.of("MissingMetadata", 1, "InvalidMetadata", 1, "UnsupportedTimeRange", 1, "NoSuchBucket", 1,
                 "BadJson", 1, "BadNotification", 1, "UnsupportedS3Event", 1), kinds);
-        // and reported: one success and eight errors, each with its reason
+        s.assertEmpty(s.deployment.deadLetterQueueUrl());
+        // and reported: two successes (the object already gone says so) and seven errors, each with its reason
         List<ReceivedReport> reports = s.reports(9);
-        assertEquals(8, reports.stream().filter(r -> r.report().status() == StatusReport.Status.ERROR
+        assertEquals(7, reports.stream().filter(r -> r.report().status() == StatusReport.Status.ERROR
                 && r.report().message() != null && "error".equals(r.attributes().get("status"))).count());
         assertTrue(reports.stream().anyMatch(r -> r.report().message() != null
                 && r.report().message().contains("spans 41 day buckets") && "syslog".equals(r.attributes().get("what"))));
+        assertTrue(reports.stream().anyMatch(r -> r.report().status() == StatusReport.Status.SUCCESS
+                && r.report().records().isEmpty() && r.report().message() != null
+                && r.report().message().contains("deleted.log no longer exists")), reports.toString());
+        // the removal's notification is still on the queue
+        assertTrue(removal.get(0).body().contains("ObjectRemoved:Delete"));
     }
 
     @Test

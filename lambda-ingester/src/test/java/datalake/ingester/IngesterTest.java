@@ -58,6 +58,7 @@ class IngesterTest {
                 .recordFactory(factory)
                 .objects(objects)
                 .records(records)
+                .index(records)
                 .latest(records.latestTable())
                 .reports(reports)
                 .deadLetters(deadLetters)
@@ -191,32 +192,38 @@ class IngesterTest {
     @Test
     void everyMessageShapeOfABatchGetsItsOutcome() throws Exception {
         // given the fixture batch: SNS-wrapped put, the same put direct, an EventBridge put, a test
-        // event through SNS, a body that is not JSON, and a delete
+        // event through SNS, a body that is not JSON, and a delete of an object that is gone
         SQSEvent event = EventLoader.loadSQSEvent("events/sqs/mixed-batch.json");
         objects.put(BUCKET, KEY, metadata("f1", START, null), MODIFIED, 1024);
         objects.put(BUCKET, "2024/05/14/sensor 2.csv", metadata("f2", START, null), MODIFIED, 5);
+        String deleted = NotificationParser.parse(event.getRecords().get(5).getBody()).events().get(0).key();
         List<String> ids = event.getRecords().stream().map(SQSMessage::getMessageId).toList();
 
         // when
         SQSBatchResponse response = handle(new RecordFactory(), event.getRecords());
 
-        // then nothing is retried: four successes and two dead letters
+        // then nothing is retried: five successes and one dead letter
         assertEquals(Set.of(), retried(response));
-        assertEquals(List.of("success", "success", "success", "success", "error", "error"),
+        assertEquals(List.of("success", "success", "success", "success", "error", "success"),
                 ids.stream().map(id -> reports.of(id).report().status().json()).toList());
-        // the object named twice was read once, written once, and both messages report it
-        assertEquals(2, objects.heads.get());
+        // the object named twice was read once, written once, and both messages report it; the
+        // EventBridge key as sent ('+') is not there, its decoded reading (' ') is
+        assertEquals(4, objects.heads.get());
         assertEquals(1, records.writes.size());
         assertEquals(2, records.writes.get(0).size());
         assertEquals(reports.of(ids.get(0)).report().records(), reports.of(ids.get(1)).report().records());
         // the test event reports success with no records
         assertEquals(List.of(), reports.of(ids.get(3)).report().records());
-        // the bad body and the delete are in the DLQ, unchanged, with their reasons
-        assertEquals(List.of(ids.get(4), ids.get(5)), deadLetters.sent.stream().map(DeadLetter::messageId).toList());
+        assertEquals("s3://" + BUCKET + "/2024/05/14/sensor 2.csv", reports.of(ids.get(2)).report().records().get(0).url());
+        // the bad body is in the DLQ, unchanged, with its reason
+        assertEquals(List.of(ids.get(4)), deadLetters.sent.stream().map(DeadLetter::messageId).toList());
         assertEquals("this is not json", deadLetters.sent.get(0).body());
         assertEquals(ErrorKind.BAD_JSON, deadLetters.sent.get(0).failure().kind());
-        assertEquals(ErrorKind.UNSUPPORTED_S3_EVENT, deadLetters.sent.get(1).failure().kind());
-        assertEquals(deadLetters.sent.get(1).failure().message(), reports.of(ids.get(5)).report().message());
+        // the delete of an object never indexed removes nothing, and says so
+        assertEquals(Report.Action.REMOVE, reports.of(ids.get(5)).action());
+        assertEquals(List.of(), reports.of(ids.get(5)).report().records());
+        assertTrue(reports.of(ids.get(5)).report().message().startsWith("s3://" + BUCKET + "/" + deleted + " was removed"),
+                reports.of(ids.get(5)).report().message());
         // one message owns the duplicate's write
         assertEquals(1, logOf(ids.get(0)).path("records_written").asInt() + logOf(ids.get(1)).path("records_written").asInt());
     }
@@ -289,7 +296,7 @@ class IngesterTest {
     }
 
     enum Permanent {
-        MISSING_METADATA, INVALID_METADATA, NO_SUCH_KEY, UNSUPPORTED_TIME_RANGE, BAD_NOTIFICATION, UNSUPPORTED_S3_EVENT, BAD_JSON
+        MISSING_METADATA, INVALID_METADATA, NO_SUCH_BUCKET, UNSUPPORTED_TIME_RANGE, BAD_NOTIFICATION, UNSUPPORTED_S3_EVENT, BAD_JSON
     }
 
     @ParameterizedTest
@@ -306,13 +313,16 @@ class IngesterTest {
                 objects.put(BUCKET, KEY, metadata("syslog", "Web Server", "f1", START, null, null), MODIFIED, 1);
                 yield put(KEY, null);
             }
-            case NO_SUCH_KEY -> put("gone.csv", null);
+            case NO_SUCH_BUCKET -> {
+                objects.missingBuckets.add("gone-bucket");
+                yield TestFiles.s3Event("ObjectCreated:Put", "gone-bucket", "gone.csv", null);
+            }
             case UNSUPPORTED_TIME_RANGE -> {
                 objects.put(BUCKET, KEY, metadata("long", START, START + 30 * DAY), MODIFIED, 1);
                 yield put(KEY, null);
             }
             case BAD_NOTIFICATION -> "{\"hello\":\"world\"}";
-            case UNSUPPORTED_S3_EVENT -> event("s3/delete.json");
+            case UNSUPPORTED_S3_EVENT -> event("s3/restore-post.json");
             case BAD_JSON -> "{not json";
         };
 
@@ -414,6 +424,7 @@ class IngesterTest {
                 .recordFactory(new RecordFactory())
                 .objects(objects)
                 .records(withoutLatest)
+                .index(withoutLatest)
                 .latest(withoutLatest.latestTable())
                 .reports(reports)
                 .deadLetters(deadLetters)

@@ -32,8 +32,17 @@ class InvocationEventsTest {
     })
     void eachSampleIsAcceptedWithTheRecordsOfItsShape(String sample, int records) {
         // Every object the sample names exists, with valid metadata.
-        ObjectStore anyObject = (bucket, key) -> new StoredObject(String.format(METADATA, "f" + Math.abs(key.hashCode())),
-                1_715_679_064_118L, 42);
+        ObjectStore anyObject = new ObjectStore() {
+            @Override
+            public StoredObject head(String bucket, String key) {
+                return new StoredObject(String.format(METADATA, "f" + Math.abs(key.hashCode())), 1_715_679_064_118L, 42);
+            }
+
+            @Override
+            public boolean bucketExists(String bucket) {
+                return true;
+            }
+        };
         Fakes.Records table = new Fakes.Records(false);
         Fakes.Reports reports = new Fakes.Reports();
         Clock clock = Clock.fixed(Instant.ofEpochMilli(1_715_679_065_000L), ZoneOffset.UTC);
@@ -44,6 +53,7 @@ class InvocationEventsTest {
                 .recordFactory(new RecordFactory())
                 .objects(anyObject)
                 .records(table)
+                .index(table)
                 .latest(table.latestTable())
                 .reports(reports)
                 .deadLetters(new Fakes.DeadLetters())

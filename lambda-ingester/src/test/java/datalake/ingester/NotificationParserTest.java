@@ -62,11 +62,21 @@ class NotificationParserTest {
     }
 
     @Test
-    void anEventBridgeObjectCreatedEventNamesItsObject() {
+    void anEventBridgeObjectCreatedEventNamesItsObjectByTheKeyAsSentAndItsDecodedReading() {
         Notification notification = NotificationParser.parse(event("eventbridge/object-created.json"));
 
-        assertEquals(List.of(new ObjectEvent("datalake-example", "2024/05/14/sensor 2.csv", "Object Created:PutObject",
-                "617f08299329d189")), notification.events());
+        assertEquals(List.of(new ObjectEvent("datalake-example", "2024/05/14/sensor+2.csv", "Object Created:PutObject",
+                "617f08299329d189", "2024/05/14/sensor 2.csv")), notification.events());
+    }
+
+    @Test
+    void anEventBridgeKeyIsReadAsSentWithSpacesColonsPlusSignsAndPercentSigns() {
+        // EventBridge does not form-encode keys: ':' and ' ' come as they are; '+' and '%' too
+        ObjectEvent event = NotificationParser.parse(event("eventbridge/object-created-special-key.json")).events().get(0);
+
+        assertEquals("2024/05/14 09:31:04/sensor a+b 100%.csv", event.key());
+        // "100%.c" is no valid escape, so there is no other reading to try
+        assertNull(event.alternateKey());
     }
 
     @Test
@@ -113,9 +123,27 @@ class NotificationParserTest {
     @ParameterizedTest
     @CsvSource({
         "s3/delete.json, ObjectRemoved:Delete",
-        "eventbridge/object-deleted.json, Object Deleted",
+        "s3/delete-marker-created.json, ObjectRemoved:DeleteMarkerCreated",
+        "s3/lifecycle-expiration-delete.json, LifecycleExpiration:Delete",
+        "s3/lifecycle-expiration-delete-marker.json, LifecycleExpiration:DeleteMarkerCreated",
+        "eventbridge/object-deleted.json, Object Deleted:DeleteObject",
+        "eventbridge/object-deleted-lifecycle.json, Object Deleted:Lifecycle Expiration",
     })
-    void deletesAreUnsupportedS3Events(String fixture, String name) {
+    void removalsAreReadAsRemovalsOfTheirObject(String fixture, String name) {
+        ObjectEvent event = NotificationParser.parse(event(fixture)).events().get(0);
+
+        assertEquals(name, event.eventName());
+        assertTrue(event.removal());
+        assertEquals("2024/05/14/sensor-" + (fixture.equals("eventbridge/object-deleted.json") ? "2" : "1") + ".csv",
+                event.key());
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "s3/restore-post.json, ObjectRestore:Post",
+        "eventbridge/object-restore-initiated.json, Object Restore Initiated",
+    })
+    void otherEventsAreUnsupportedS3Events(String fixture, String name) {
         NotificationException e = assertThrows(NotificationException.class, () -> NotificationParser.parse(event(fixture)));
 
         assertEquals(ErrorKind.UNSUPPORTED_S3_EVENT, e.kind());

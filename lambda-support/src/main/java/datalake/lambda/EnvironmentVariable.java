@@ -21,6 +21,8 @@ public enum EnvironmentVariable {
             "the most day buckets one file may span (30)"),
     RETENTION_DAYS("DATALAKE_RETENTION_DAYS", Reader.INGESTER, false,
             "days a record is kept after its file's end, for DynamoDB TTL (0: forever)"),
+    MAX_RECEIVE_COUNT("DATALAKE_MAX_RECEIVE_COUNT", Reader.INGESTER, false,
+            "the ingest queue's maxReceiveCount: a message failing on that receive is dead-lettered with its reason"),
     HTTP_URL("DATALAKE_HTTP_URL", Reader.QUERY, false,
             "the API's public base URL for next and http_url links"),
     S3_PATH_STYLE("DATALAKE_S3_PATH_STYLE", Reader.BOTH, false,

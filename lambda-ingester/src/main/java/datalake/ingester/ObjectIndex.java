@@ -1,0 +1,40 @@
+package datalake.ingester;
+
+import datalake.dynamodb.ObjectEntry;
+import datalake.dynamodb.RecordKey;
+import java.util.Collection;
+import java.util.Map;
+
+/**
+ * The per-object items: what the index knows of each object of the bucket (docs/DESIGN.md, "The index
+ * follows the bucket"). The AWS implementation is {@link DynamoObjectIndex}.
+ */
+public interface ObjectIndex {
+    /**
+     * Records an observation of an object unless a later one ({@code observedAt}) is recorded already.
+     * The record keys of the entry it replaces join its stale keys, in the same write, so that keys still
+     * to delete are never forgotten, even if the caller stops right after.
+     *
+     * @return whether it was recorded, and the entry it replaced (null when there was none)
+     */
+    Commit commit(ObjectEntry entry);
+
+    /** The outcome of {@link #commit}: rejected when a later observation is recorded. */
+    record Commit(boolean accepted, ObjectEntry previous) {
+        static final Commit REJECTED = new Commit(false, null);
+    }
+
+    /** The current entries of these URLs (strongly consistent); a URL without one is not in the map. */
+    Map<String, ObjectEntry> read(Collection<String> urls);
+
+    /**
+     * Deletes the records at these keys that still belong to {@code url} (a record that another object
+     * holds now stays). Throws what the table throws.
+     *
+     * @return how many were deleted
+     */
+    int removeRecords(String url, Collection<RecordKey> keys);
+
+    /** Forgets the stale keys of the entry of {@code url}, if it is still the commit {@code commitId}. */
+    void clearStale(String url, String commitId);
+}

@@ -1,0 +1,79 @@
+package datalake.dynamodb;
+
+import datalake.records.Metadata;
+import datalake.records.Record;
+import datalake.records.RecordFactory;
+import java.util.List;
+
+/**
+ * What the index knows of one object of the bucket (its per-object item, {@link ObjectItems}): the
+ * state its last committed observation found, the keys of the records that state has, and the keys
+ * that earlier states may have left and that are still to be deleted.
+ *
+ * @param url         {@code s3://<bucket>/<key>}, the key decoded
+ * @param observedAt  when the observation began (microseconds since the epoch): the later observation wins
+ * @param commitId    unique to the commit that wrote this entry, so a handler knows its own
+ * @param state       what the observation found
+ * @param metadata    the file's metadata when {@link State#INDEXED}, else null
+ * @param createTime  the object's LastModified (ms) when indexed
+ * @param size        the object's size when indexed
+ * @param etag        the object's ETag when present, or null
+ * @param versionId   the object's version id when present in a versioned bucket, or null
+ * @param sequencer   the S3 sequencer of the event that led to the observation, when it had one
+ * @param recordKeys  the keys of the records of this state (empty unless indexed)
+ * @param staleKeys   keys earlier states wrote that may still be in the table
+ * @param expiresAt   epoch seconds when DynamoDB TTL may delete the entry, or null
+ */
+public record ObjectEntry(String url, long observedAt, String commitId, State state, Metadata metadata,
+        long createTime, long size, String etag, String versionId, String sequencer, List<RecordKey> recordKeys,
+        List<RecordKey> staleKeys, Long expiresAt) {
+
+    /** What an observation of the key found. */
+    public enum State {
+        /** An object with valid datalake metadata: its records are in the table. */
+        INDEXED("indexed"),
+        /** No object under the key (deleted, expired, or a delete marker is current). */
+        ABSENT("absent"),
+        /** An object without valid datalake metadata: nothing of it belongs in the index. */
+        NOT_INDEXED("not_indexed");
+
+        private final String text;
+
+        State(String text) {
+            this.text = text;
+        }
+
+        public String text() {
+            return text;
+        }
+
+        public static State of(String text) {
+            for (State state : values()) {
+                if (state.text.equals(text)) {
+                    return state;
+                }
+            }
+            throw new IllegalArgumentException("a per-object state is indexed, absent or not_indexed.");
+        }
+    }
+
+    public ObjectEntry {
+        if (url == null || commitId == null || state == null) {
+            throw new IllegalArgumentException("a per-object entry needs a url, a commit id and a state.");
+        }
+        if ((state == State.INDEXED) != (metadata != null)) {
+            throw new IllegalArgumentException("a per-object entry has metadata exactly when it is indexed.");
+        }
+        recordKeys = List.copyOf(recordKeys);
+        staleKeys = List.copyOf(staleKeys);
+    }
+
+    public boolean indexed() {
+        return state == State.INDEXED;
+    }
+
+    /** The records of this state, rebuilt (empty unless indexed). */
+    public List<Record> records(RecordFactory factory) {
+        return indexed() ? factory.records(metadata, url, createTime, size) : List.of();
+    }
+}
