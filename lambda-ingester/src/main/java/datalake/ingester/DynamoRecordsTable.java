@@ -29,8 +29,9 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * <p>DynamoDB rejects a whole request for one bad item (a {@code ValidationException}: a key or an item
  * over its size limit). Such a request is split in halves and each half sent again, down to the one
  * item it rejects, which fails alone as {@link ErrorKind#ITEM_REJECTED} (permanent); its neighbours
- * are written. When DynamoDB rejects every record of a write, the table is at fault rather than the
- * records (a wrong key schema, say), and the rejections are transient.
+ * are written. A rejection that names no size limit is permanent only if a neighbour was written:
+ * when DynamoDB rejects every record of a write for another reason, the table is at fault rather
+ * than the records (a wrong key schema, say), and the rejections are transient.
  */
 public record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff backoff) implements RecordsTable {
     /** BatchWriteItem's limit of write requests per call. */
@@ -82,8 +83,14 @@ public record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff 
                         chunks.addFirst(new ArrayList<>(batch.subList(batch.size() / 2, batch.size())));
                         chunks.addFirst(new ArrayList<>(batch.subList(0, batch.size() / 2)));
                     } else {
-                        rejected.put(byKey.get(key(batch.get(0).putRequest().item())), new Failure(ErrorKind.ITEM_REJECTED,
-                                "DynamoDB rejected the record: " + Failures.shorten(message(e))));
+                        Record record = byKey.get(key(batch.get(0).putRequest().item()));
+                        Failure failure = new Failure(ErrorKind.ITEM_REJECTED, record.url()
+                                + ": DynamoDB rejected its record: " + Failures.shorten(message(e)));
+                        if (Failures.itemTooLarge(e)) {
+                            failed.put(record, failure);
+                        } else {
+                            rejected.put(record, failure);
+                        }
                     }
                     continue;
                 }
@@ -111,12 +118,12 @@ public record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff 
             }
         }
         if (!rejected.isEmpty()) {
-            boolean tableAtFault = written == 0 && failed.isEmpty() && rejected.size() == records.size()
-                    && records.size() > 1;
+            boolean tableAtFault = written == 0;
             for (Map.Entry<Record, Failure> entry : rejected.entrySet()) {
                 failed.put(entry.getKey(), tableAtFault ? new Failure(ErrorKind.AWS_ERROR,
-                        "DynamoDB rejected every record of the write, which points at the table rather than the records: "
-                                + entry.getValue().message()) : entry.getValue());
+                        "DynamoDB rejected every record of the write, which points at the table rather than the records ("
+                                + entry.getValue().message() + ")."
+                        ) : entry.getValue());
             }
         }
         return failed;
@@ -147,7 +154,7 @@ public record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff 
                     } catch (IllegalArgumentException notOurs) {
                         continue; // a record this code cannot read is no candidate for the latest table
                     }
-                    if (best == null || record.isNewerThan(best)) {
+                    if (best == null || record.isNewerThan(best) || sameFileEarlierBucket(record, best)) {
                         best = record;
                     }
                 }
@@ -156,6 +163,12 @@ public record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff 
             } while (start != null);
         }
         return best;
+    }
+
+    /** The latest table holds a file's record of its first bucket, as the ingester offers it. */
+    static boolean sameFileEarlierBucket(Record record, Record best) {
+        return record.url().equals(best.url()) && record.createTime() == best.createTime()
+                && record.metadata().equals(best.metadata()) && record.bucket() < best.bucket();
     }
 
     /** DynamoDB's answer to one bad item (a key or the item over its size limit): a ValidationException. */

@@ -58,8 +58,27 @@ final class Failures {
                 + shorten(e.getMessage()));
     }
 
+    /**
+     * DynamoDB's refusal of an item for its size (an item over 400 KB, a key over its limit): no
+     * redelivery can change it. Other ValidationExceptions may be the table's fault (a wrong key
+     * schema), and are not known to be permanent.
+     */
+    static boolean itemTooLarge(Throwable error) {
+        Throwable e = unwrap(error);
+        if (!(e instanceof AwsServiceException aws) || aws.statusCode() != 400 || aws.awsErrorDetails() == null
+                || !"ValidationException".equals(aws.awsErrorDetails().errorCode())) {
+            return false;
+        }
+        String message = aws.awsErrorDetails().errorMessage();
+        return message != null && message.toLowerCase(java.util.Locale.ROOT).contains("size");
+    }
+
     private static Failure serviceFailure(SdkServiceException e, String about) {
         String code = errorCode(e);
+        if (itemTooLarge(e)) {
+            return new Failure(ErrorKind.ITEM_REJECTED, about + "DynamoDB rejected the item: "
+                    + shorten(serviceMessage(e)) + (serviceMessage(e).endsWith(".") ? "" : "."));
+        }
         String answer = serviceName(e) + " answered " + e.statusCode() + (code == null ? "" : " " + code);
         if (e.isThrottlingException() || (code != null && THROTTLING_CODES.contains(code))
                 || THROTTLING_CODES.contains(e.getClass().getSimpleName())) {

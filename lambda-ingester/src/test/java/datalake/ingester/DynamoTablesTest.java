@@ -139,6 +139,53 @@ class DynamoTablesTest {
         assertEquals(5, dynamoDb.table.size());
     }
 
+    private static RuntimeException validation(String message) {
+        return DynamoDbException.builder().statusCode(400).message(message)
+                .awsErrorDetails(AwsErrorDetails.builder().serviceName("DynamoDb").errorCode("ValidationException")
+                        .errorMessage(message).build())
+                .build();
+    }
+
+    private static boolean holds(List<WriteRequest> batch, String id) {
+        return batch.stream().anyMatch(w -> w.putRequest().item().get(RecordItems.RANGE_KEY).s().endsWith(":" + id));
+    }
+
+    @Test
+    void anItemDynamoDbRejectsFailsAloneAndItsNeighboursAreWritten() {
+        // given 24 records and one DynamoDB refuses for its size: it fails every request that holds it
+        dynamoDb.rejects = batch -> holds(batch, "f7")
+                ? validation("Item size has exceeded the maximum allowed size") : null;
+        List<Record> records = records(12).subList(0, 23);
+        List<Record> all = new ArrayList<>(records);
+        all.addAll(records(13).subList(24, 26));
+
+        // when
+        Map<Record, Failure> failed = store.write(all, Deadline.after(clock, Duration.ofSeconds(10)));
+
+        // then only f7's two records failed, permanently, named; the 23 others are in the table
+        assertEquals(Set.of("f7"), failed.keySet().stream().map(r -> r.metadata().id()).collect(java.util.stream.Collectors.toSet()));
+        failed.values().forEach(f -> {
+            assertEquals(ErrorKind.ITEM_REJECTED, f.kind());
+            assertTrue(f.permanent());
+            assertTrue(f.message().contains("s3://b/f7") && f.message().contains("maximum allowed size"), f.message());
+        });
+        assertEquals(23, dynamoDb.table.size());
+        // halving the rejected request: log2(25) rounds or so, not one request per item
+        assertTrue(dynamoDb.batches.size() <= 16, dynamoDb.batches.size() + " requests");
+    }
+
+    @Test
+    void aRejectionOfEveryItemThatNamesNoSizeIsTheTablesFaultAndTransient() {
+        // given a table whose key schema is not the records' (every item refused)
+        dynamoDb.rejects = batch -> validation("One or more parameter values were invalid: Missing the key pk in the item");
+
+        Map<Record, Failure> failed = store.write(records(3), Deadline.after(clock, Duration.ofSeconds(10)));
+
+        assertEquals(6, failed.size());
+        failed.values().forEach(f -> assertEquals(ErrorKind.AWS_ERROR, f.kind()));
+        assertTrue(dynamoDb.table.isEmpty());
+    }
+
     @Test
     void aPassedDeadlineWritesNothing() {
         Deadline passed = Deadline.after(clock, Duration.ZERO);
@@ -186,6 +233,8 @@ class DynamoTablesTest {
         final List<PutItemRequest> puts = new ArrayList<>();
         Function<List<WriteRequest>, List<WriteRequest>> unprocessed = batch -> List.of();
         Function<Integer, RuntimeException> failure = n -> null;
+        /** A ValidationException for a request holding an item it refuses, or null. */
+        Function<List<WriteRequest>, RuntimeException> rejects = batch -> null;
         boolean conditionFails;
 
         static String key(Map<String, AttributeValue> item) {
@@ -200,6 +249,9 @@ class DynamoTablesTest {
             }
             batches.add(batch);
             RuntimeException error = failure.apply(batches.size());
+            if (error == null) {
+                error = rejects.apply(batch);
+            }
             if (error != null) {
                 throw error;
             }

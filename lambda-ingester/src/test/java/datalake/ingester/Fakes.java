@@ -153,7 +153,7 @@ final class Fakes {
             for (Record record : table.values()) {
                 if (record.metadata().what().equals(what) && record.metadata().where().equals(where)
                         && record.bucket() <= newestBucket && record.bucket() >= oldestBucket
-                        && (best == null || record.isNewerThan(best))) {
+                        && (best == null || record.isNewerThan(best) || DynamoRecordsTable.sameFileEarlierBucket(record, best))) {
                     best = record;
                 }
             }

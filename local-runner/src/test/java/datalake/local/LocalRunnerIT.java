@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import datalake.emulators.Emulators;
 import datalake.emulators.MotoServer;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -26,6 +27,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Starts the local runner as scripts/local.sh does (a separate JVM on the built classes and the
@@ -145,6 +147,54 @@ class LocalRunnerIT {
         assertTrue(get(api + "/v0/archive/files/?what=runner-it&work_id=it-job").contains(expected));
         assertTrue(get(api + "/v0/archive/files/?what=runner-it&start=" + (start - 1000) + "&end=" + (start + 1000))
                 .contains(expected));
+    }
+
+    @Test
+    void aDeletedFileLeavesEveryQueryTheLatestAndItsMetadata() throws Exception {
+        // given a pushed file, indexed: the latest, in a work-id query, in a time query, with metadata
+        Path file = Files.writeString(Files.createTempFile("runner-it", ".log"), "soon deleted\n");
+        long start = System.currentTimeMillis() - 7_200_000;
+        String url = Push.run(new String[] {"--endpoint", s3, "--bucket", bucket, "--what", "runner-gone",
+            "--where", "laptop", "--start", Long.toString(start), "--work-id", "gone-job", file.toString()});
+        String expected = "\"url\":\"" + url + "\"";
+        String latest = api + "/v0/archive/latest/runner-gone/laptop";
+        String id = url.substring(("s3://" + bucket + "/").length(), url.length() - "/data".length());
+        await(() -> status(latest) == 200 && body(latest).contains(expected), "the pushed file is indexed");
+        assertEquals(200, status(api + "/v0/archive/files/" + id + "/metadata"));
+
+        // when its object is deleted from the bucket (S3 -> SNS -> SQS -> the ingester, as a put)
+        try (S3Client client = Emulators.clientsFor(URI.create(s3)).build(S3Client.builder().forcePathStyle(true))) {
+            client.deleteObject(r -> r.bucket(bucket).key(url.substring(("s3://" + bucket + "/").length())));
+        }
+
+        // then no query returns it: latest is 404, the work-id and time queries are empty, metadata is 404
+        await(() -> status(latest) == 404, "latest answers 404 once the only file is gone");
+        assertTrue(!get(api + "/v0/archive/files/?what=runner-gone&work_id=gone-job").contains(expected));
+        assertTrue(!get(api + "/v0/archive/files/?what=runner-gone&start=" + (start - 1000) + "&end=" + (start + 1000))
+                .contains(expected));
+        assertEquals(404, status(api + "/v0/archive/files/" + id + "/metadata"));
+    }
+
+    private static int status(String url) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private static String body(String url) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    private interface Check {
+        boolean holds() throws Exception;
+    }
+
+    private static void await(Check check, String what) throws Exception {
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (!check.holds()) {
+            assertTrue(System.currentTimeMillis() < deadline, what + " within 30 s");
+            Thread.sleep(200);
+        }
     }
 
     @Test

@@ -1,0 +1,137 @@
+package datalake.ingester;
+
+import static datalake.ingester.TestFiles.START;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import datalake.dynamodb.ObjectEntry;
+import datalake.dynamodb.ObjectItems;
+import datalake.dynamodb.RecordItems;
+import datalake.dynamodb.RecordKey;
+import datalake.emulators.Emulators;
+import datalake.emulators.EmulatorsExtension;
+import datalake.emulators.TableSchemas;
+import datalake.records.Metadata;
+import datalake.records.MetadataParser;
+import datalake.records.Record;
+import datalake.records.RecordFactory;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/** {@link DynamoObjectIndex}'s conditional writes as DynamoDB Local evaluates them. */
+@ExtendWith(EmulatorsExtension.class)
+class DynamoObjectIndexIT {
+    private static final String URL = "s3://bucket/2024/05/14/a b+c.log";
+    private final DynamoDbClient dynamoDb = Emulators.shared().dynamoDb();
+    private String table;
+    private DynamoObjectIndex index;
+
+    @BeforeEach
+    void table() {
+        table = "objects-" + UUID.randomUUID();
+        dynamoDb.createTable(TableSchemas.recordsTable(table));
+        index = new DynamoObjectIndex(dynamoDb, table, Backoff.standard());
+    }
+
+    private static Metadata metadata(String id, long start) {
+        return MetadataParser.parse(TestFiles.metadata(id, start, null));
+    }
+
+    private static ObjectEntry indexed(long observedAt, String id, long start) {
+        Metadata metadata = metadata(id, start);
+        List<Record> records = new RecordFactory().records(metadata, URL, 1_000L, 10);
+        return new ObjectEntry(URL, observedAt, "commit-" + observedAt, ObjectEntry.State.INDEXED, metadata, 1_000L, 10,
+                "etag", "v1", "0055", ObjectSync.keys(records), List.of(), null);
+    }
+
+    private static ObjectEntry absent(long observedAt) {
+        return new ObjectEntry(URL, observedAt, "commit-" + observedAt, ObjectEntry.State.ABSENT, null, 0, 0, null, null,
+                null, List.of(), List.of(), observedAt / 1_000_000 + 60);
+    }
+
+    @Test
+    void aCommitReturnsWhatItReplacedAndKeepsItsKeysForDeletionInTheSameWrite() {
+        ObjectEntry first = indexed(100, "first", START);
+        assertNull(index.commit(first).previous());
+
+        ObjectIndex.Commit second = index.commit(absent(200));
+
+        assertTrue(second.accepted());
+        assertEquals(first, second.previous());
+        ObjectEntry stored = index.read(List.of(URL)).get(URL);
+        assertEquals(ObjectEntry.State.ABSENT, stored.state());
+        assertEquals(first.recordKeys(), stored.staleKeys());
+        assertNull(stored.metadata());
+        assertNull(stored.etag(), "the attributes of the object that was are removed");
+        assertEquals(Long.valueOf(200 / 1_000_000 + 60), stored.expiresAt());
+    }
+
+    @Test
+    void anEarlierObservationIsRejectedAndAnEqualOneAccepted() {
+        index.commit(indexed(200, "later", START));
+
+        assertFalse(index.commit(absent(100)).accepted());
+        assertEquals("later", index.read(List.of(URL)).get(URL).metadata().id());
+        assertTrue(index.commit(indexed(200, "again", START)).accepted(), "a redelivery of the same observation time");
+    }
+
+    @Test
+    void staleKeysAreForgottenOnlyByTheCommitThatHoldsThem() {
+        index.commit(indexed(100, "first", START));
+        index.commit(indexed(200, "second", START + TestFiles.DAY));
+
+        index.clearStale(URL, "commit-100");
+        assertEquals(1, index.read(List.of(URL)).get(URL).staleKeys().size());
+
+        index.clearStale(URL, "commit-200");
+        assertEquals(List.of(), index.read(List.of(URL)).get(URL).staleKeys());
+    }
+
+    @Test
+    void recordsAreDeletedOnlyWhileTheyHoldTheUrl() {
+        Record mine = new RecordFactory().records(metadata("f", START), URL, 1_000L, 10).get(0);
+        Record theirs = new RecordFactory().records(metadata("g", START), "s3://bucket/other.log", 1_000L, 10).get(0);
+        dynamoDb.putItem(r -> r.tableName(table).item(RecordItems.toItem(mine)));
+        dynamoDb.putItem(r -> r.tableName(table).item(RecordItems.toItem(theirs)));
+
+        int removed = index.removeRecords(URL, List.of(RecordKey.of(mine), RecordKey.of(theirs),
+                new RecordKey("1:syslog", "nowhere:none")));
+
+        assertEquals(1, removed);
+        List<Map<String, AttributeValue>> left = dynamoDb.scan(r -> r.tableName(table)).items();
+        assertEquals(List.of("s3://bucket/other.log"), left.stream().map(i -> i.get(RecordItems.URL).s()).toList());
+    }
+
+    @Test
+    void theItemLivesInItsOwnKeySpaceWithoutAWorkIdKey() {
+        index.commit(indexed(100, "first", START));
+
+        Map<String, AttributeValue> item = dynamoDb.getItem(r -> r.tableName(table).key(ObjectItems.key(URL))).item();
+
+        assertEquals(URL, item.get(RecordItems.TIME_INDEX_KEY).s());
+        assertEquals(ObjectItems.RANGE_KEY_VALUE, item.get(RecordItems.RANGE_KEY).s());
+        assertFalse(item.containsKey(RecordItems.WORK_ID_INDEX_KEY));
+        assertTrue(ObjectItems.isObjectItem(item));
+    }
+
+    @Test
+    void manyEntriesAreReadBackInBatchesOfAHundred() {
+        List<String> urls = new java.util.ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            String url = "s3://bucket/many/" + i;
+            urls.add(url);
+            index.commit(new ObjectEntry(url, 1, "c" + i, ObjectEntry.State.ABSENT, null, 0, 0, null, null, null,
+                    List.of(), List.of(), null));
+        }
+
+        assertEquals(150, index.read(urls).size());
+    }
+}

@@ -1,0 +1,245 @@
+package datalake.ingester;
+
+import static datalake.ingester.TestFiles.BUCKET;
+import static datalake.ingester.TestFiles.DAY;
+import static datalake.ingester.TestFiles.START;
+import static datalake.ingester.TestFiles.message;
+import static datalake.ingester.TestFiles.metadata;
+import static datalake.ingester.TestFiles.put;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import datalake.dynamodb.ObjectEntry;
+import datalake.dynamodb.RecordKey;
+import datalake.records.Record;
+import datalake.records.RecordFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The per-object protocol on in-memory fakes with DynamoDB's semantics, where a test decides exactly
+ * what happens between two steps of a handler (a second handler's whole run, a crash).
+ */
+class ObjectSyncTest {
+    private static final long MODIFIED = 1_715_679_064_000L;
+    private static final String KEY = "2024/05/14/sensor-1.csv";
+    private static final String URL = "s3://" + BUCKET + "/" + KEY;
+
+    private final FakeClock clock = new FakeClock();
+    private final Fakes.Objects objects = new Fakes.Objects();
+    private final Fakes.Records records = new Fakes.Records(true);
+    private final Fakes.Reports reports = new Fakes.Reports();
+    private final List<Ingester> started = new ArrayList<>();
+
+    @AfterEach
+    void stop() {
+        started.forEach(Ingester::close);
+    }
+
+    private Ingester ingester(RecordsTable table, ObjectIndex index) {
+        Ingester ingester = Ingester.builder()
+                .objects(objects)
+                .records(table)
+                .index(index)
+                .latest(records)
+                .reports(reports)
+                .deadLetters(new Fakes.DeadLetters())
+                .telemetry(new Fakes.Lines().telemetry(clock))
+                .clock(clock)
+                .concurrency(2)
+                .build();
+        started.add(ingester);
+        return ingester;
+    }
+
+    private Ingester ingester() {
+        return ingester(records, records);
+    }
+
+    private SQSBatchResponse handle(Ingester ingester, String id, String body) {
+        clock.advance(Duration.ofMillis(5));
+        return ingester.handle(List.of(message(id, body)), Deadline.after(clock, Duration.ofSeconds(30)), null);
+    }
+
+    private static String delete(String key) {
+        return TestFiles.s3Event("ObjectRemoved:Delete", BUCKET, key, null);
+    }
+
+    @Test
+    void aWriteThatLandsAfterALaterCommitIsAlignedWithTheLaterEntry() {
+        // given an object being indexed by one handler, whose record write is so slow that another
+        // handler sees the object deleted and handles that in full before the write lands
+        objects.put(BUCKET, KEY, metadata("f1", START, START + DAY), MODIFIED, 10);
+        Ingester other = ingester();
+        AtomicBoolean raced = new AtomicBoolean();
+        RecordsTable slow = new RecordsTable() {
+            @Override
+            public Map<Record, Failure> write(List<Record> list, Deadline deadline) {
+                if (raced.compareAndSet(false, true)) {
+                    objects.stored.clear();
+                    assertEquals(List.of(), retriedIds(handle(other, "delete", delete(KEY))));
+                }
+                return records.write(list, deadline);
+            }
+
+            @Override
+            public Record newest(String what, String where, long newestBucket, long oldestBucket) {
+                return records.newest(what, where, newestBucket, oldestBucket);
+            }
+        };
+
+        // when
+        SQSBatchResponse response = handle(ingester(slow, records), "put", put(KEY, null));
+
+        // then the late write was undone: the index is the bucket's (nothing), and both messages succeeded
+        assertTrue(raced.get());
+        assertEquals(List.of(), retriedIds(response));
+        assertEquals(List.of(), records.recordsOf(URL));
+        assertEquals(ObjectEntry.State.ABSENT, records.objects.get(URL).state());
+        assertNull(records.latest.get("syslog:webserver02"));
+    }
+
+    @Test
+    void aLaterObservationAlreadyCommittedMakesAnEarlierOneWriteNothing() {
+        // given the index holding an observation made after this handler's (the object is gone by then)
+        objects.put(BUCKET, KEY, metadata("f1", START, null), MODIFIED, 10);
+        records.objects.put(URL, new ObjectEntry(URL, Long.MAX_VALUE, "later", ObjectEntry.State.ABSENT, null, 0, 0,
+                null, null, null, List.of(), List.of(), null));
+
+        // when a stale creation event is handled
+        SQSBatchResponse response = handle(ingester(), "put", put(KEY, null));
+
+        // then it writes nothing and still succeeds
+        assertEquals(List.of(), retriedIds(response));
+        assertTrue(records.table.isEmpty());
+        assertEquals("later", records.objects.get(URL).commitId());
+        assertEquals("success", reports.of("put").report().status().json());
+    }
+
+    @Test
+    void keysLeftByAHandlerThatStoppedAfterItsCommitAreDeletedByTheNext() {
+        // given a two-day file indexed, then overwritten by a one-day file of another id, and the
+        // deletes of the first handler of the overwrite failing (as if its sandbox died after the commit)
+        objects.put(BUCKET, KEY, metadata("old", START, START + DAY), MODIFIED, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(), "first", put(KEY, null))));
+        objects.put(BUCKET, KEY, metadata("new", START + 3 * DAY, null), MODIFIED + 1000, 10);
+        AtomicInteger failures = new AtomicInteger();
+        ObjectIndex dying = new DelegatingIndex(records) {
+            @Override
+            public int removeRecords(String url, Collection<RecordKey> keys) {
+                failures.incrementAndGet();
+                throw new IllegalStateException("the sandbox stopped");
+            }
+        };
+        SQSBatchResponse interrupted = handle(ingester(records, dying), "second", put(KEY, null));
+        assertEquals(List.of("second"), retriedIds(interrupted));
+        assertEquals(1, failures.get());
+        assertEquals(2, records.objects.get(URL).staleKeys().size(), "the old keys wait in the stale list");
+
+        // when the message comes again, to a healthy handler
+        SQSBatchResponse again = handle(ingester(), "second", put(KEY, null));
+
+        // then the old file's records are gone and the entry holds no stale keys
+        assertEquals(List.of(), retriedIds(again));
+        assertEquals(List.of("new"), records.recordsOf(URL).stream().map(r -> r.metadata().id()).toList());
+        assertEquals(List.of(), records.objects.get(URL).staleKeys());
+    }
+
+    @Test
+    void aRemovalLeavesARecordThatAnotherObjectHoldsNow() {
+        // given an object and a copy of it under another key: same metadata, same record key, the
+        // copy's record written last
+        String metadata = metadata("f1", START, null);
+        objects.put(BUCKET, "original.csv", metadata, MODIFIED, 10);
+        objects.put(BUCKET, "copy.csv", metadata, MODIFIED + 1000, 10);
+        Ingester ingester = ingester();
+        handle(ingester, "original", put("original.csv", null));
+        handle(ingester, "copy", put("copy.csv", null));
+
+        // when the original is deleted
+        objects.stored.remove(BUCKET + "/original.csv");
+        handle(ingester, "delete", delete("original.csv"));
+
+        // then the copy's record stays, and stays the latest
+        assertEquals(List.of("s3://" + BUCKET + "/copy.csv"), records.table.values().stream().map(Record::url).toList());
+        assertEquals("s3://" + BUCKET + "/copy.csv", records.latest.get("syslog:webserver02").url());
+    }
+
+    @Test
+    void aCommitThatFailsSendsTheMessageBackAndWritesNothing() {
+        objects.put(BUCKET, KEY, metadata("f1", START, null), MODIFIED, 10);
+        ObjectIndex down = new DelegatingIndex(records) {
+            @Override
+            public Commit commit(ObjectEntry entry) {
+                throw software.amazon.awssdk.services.dynamodb.model.DynamoDbException.builder().statusCode(500)
+                        .message("internal").build();
+            }
+        };
+
+        SQSBatchResponse response = handle(ingester(records, down), "put", put(KEY, null));
+
+        assertEquals(List.of("put"), retriedIds(response));
+        assertTrue(records.table.isEmpty());
+        assertNull(reports.of("put"));
+    }
+
+    @Test
+    void aRecomputedLatestEntryIsTheFirstBucketRecordOfTheNewestFile() {
+        // given two files of one what:where, the newer one spanning two days, then the newest one removed
+        objects.put(BUCKET, "a.csv", metadata("a", START - 5 * DAY, START - 4 * DAY), MODIFIED, 10);
+        objects.put(BUCKET, "b.csv", metadata("b", START, null), MODIFIED, 10);
+        Ingester ingester = ingester();
+        handle(ingester, "a", put("a.csv", null));
+        handle(ingester, "b", put("b.csv", null));
+        objects.stored.remove(BUCKET + "/b.csv");
+
+        handle(ingester, "delete", delete("b.csv"));
+
+        Record latest = records.latest.get("syslog:webserver02");
+        assertEquals("a", latest.metadata().id());
+        assertEquals(new RecordFactory().records(latest.metadata(), latest.url(), latest.createTime(), latest.size()).get(0),
+                latest);
+    }
+
+    private static List<String> retriedIds(SQSBatchResponse response) {
+        return response.getBatchItemFailures().stream().map(SQSBatchResponse.BatchItemFailure::getItemIdentifier).toList();
+    }
+
+    /** An index that forwards everything; tests override the call they break. */
+    private static class DelegatingIndex implements ObjectIndex {
+        private final ObjectIndex to;
+
+        DelegatingIndex(ObjectIndex to) {
+            this.to = to;
+        }
+
+        @Override
+        public Commit commit(ObjectEntry entry) {
+            return to.commit(entry);
+        }
+
+        @Override
+        public Map<String, ObjectEntry> read(Collection<String> urls) {
+            return to.read(urls);
+        }
+
+        @Override
+        public int removeRecords(String url, Collection<RecordKey> keys) {
+            return to.removeRecords(url, keys);
+        }
+
+        @Override
+        public void clearStale(String url, String commitId) {
+            to.clearStale(url, commitId);
+        }
+    }
+}
