@@ -8,4 +8,8 @@ build-IngesterFunction:
 build-QueryFunction:
 	bash scripts/build.sh lambda-query "$(ARTIFACTS_DIR)"
 
-.PHONY: build-IngesterFunction build-QueryFunction
+# The backfill function is the ingester's jar with its second handler (datalake.ingester.BackfillHandler).
+build-BackfillFunction:
+	bash scripts/build.sh lambda-ingester "$(ARTIFACTS_DIR)"
+
+.PHONY: build-IngesterFunction build-QueryFunction build-BackfillFunction

@@ -40,9 +40,10 @@ if [ "${1:-}" != "--no-build" ]; then
     exit 1
   fi
   rm -f "$log"
-  for class in IngesterFunction/datalake/ingester/IngesterHandler.class QueryFunction/datalake/query/QueryHandler.class; do
+  for class in IngesterFunction/datalake/ingester/IngesterHandler.class QueryFunction/datalake/query/QueryHandler.class \
+      BackfillFunction/datalake/ingester/BackfillHandler.class; do
     test -f ".aws-sam/build/$class" || { echo "error: sam build did not produce .aws-sam/build/$class" >&2; exit 1; }
   done
-  du -sh .aws-sam/build/IngesterFunction .aws-sam/build/QueryFunction
+  du -sh .aws-sam/build/IngesterFunction .aws-sam/build/QueryFunction .aws-sam/build/BackfillFunction
 fi
 echo "template: ok"

@@ -44,6 +44,11 @@ class DeployableJarsTest {
     @ParameterizedTest
     @CsvSource({
         "datalake.ingester.jar, datalake/ingester/IngesterHandler.class",
+        // The backfill function is the ingester's jar with its second handler, and the S3 Batch
+        // Operations event it receives (the shade filter keeps only the event classes used).
+        "datalake.ingester.jar, datalake/ingester/BackfillHandler.class",
+        "datalake.ingester.jar, com/amazonaws/services/lambda/runtime/events/S3BatchEventV2$Task.class",
+        "datalake.ingester.jar, com/amazonaws/services/lambda/runtime/events/S3BatchResponse$ResultCode.class",
         "datalake.query.jar, datalake/query/QueryHandler.class",
     })
     void theLambdaJarHoldsTheHandlerAndNothingLocalOrOfTheTests(String property, String handler) throws IOException {

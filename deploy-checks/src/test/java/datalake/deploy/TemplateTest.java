@@ -66,7 +66,8 @@ class TemplateTest {
     void declaresEveryResourceOfThePipeline() {
         for (String name : List.of("StorageBucket", "StorageBucketPolicy", "UploadTopic", "IngestQueue",
                 "IngestDeadLetterQueue", "UploadSubscription", "ReportTopic", "RecordsTable", "LatestTable",
-                "IngesterFunction", "QueryFunction", "HttpApi", "DefaultRoute", "Dashboard",
+                "IngesterFunction", "QueryFunction", "BackfillFunction", "BackfillJobRole", "OperationsBucket",
+                "HttpApi", "DefaultRoute", "Dashboard",
                 "DeadLetterQueueNotEmptyAlarm", "IngesterErrorsAlarm", "IngesterThrottlesAlarm",
                 "QueryErrorsAlarm", "QueryThrottlesAlarm")) {
             assertTrue(resources.has(name), name + " is declared");
@@ -158,7 +159,8 @@ class TemplateTest {
     @Test
     void eachFunctionGetsExactlyTheVariablesOfTheCatalogueItReads() throws IOException {
         JsonNode globals = new ObjectMapper(new YAMLFactory()).readTree(text).path("Globals").path("Function");
-        Map<Reader, String> functions = Map.of(Reader.INGESTER, "IngesterFunction", Reader.QUERY, "QueryFunction");
+        Map<Reader, String> functions = Map.of(Reader.INGESTER, "IngesterFunction", Reader.QUERY, "QueryFunction",
+                Reader.BACKFILL, "BackfillFunction");
         for (Map.Entry<Reader, String> function : functions.entrySet()) {
             Set<String> given = new HashSet<>();
             globals.path("Environment").path("Variables").fieldNames().forEachRemaining(given::add);
@@ -192,6 +194,8 @@ class TemplateTest {
                 resources.path("IngesterFunction").path("Properties").path("Handler").asText());
         assertEquals("datalake.query.QueryHandler::handleRequest",
                 resources.path("QueryFunction").path("Properties").path("Handler").asText());
+        assertEquals("datalake.ingester.BackfillHandler::handleRequest",
+                resources.path("BackfillFunction").path("Properties").path("Handler").asText());
     }
 
     @Test
@@ -225,6 +229,21 @@ class TemplateTest {
         resources.path("StorageBucket").path("Properties").path("NotificationConfiguration")
                 .path("TopicConfigurations").forEach(c -> events.add(c.path("Event").asText()));
         assertEquals(List.of("s3:ObjectCreated:*", "s3:ObjectRemoved:*", "s3:LifecycleExpiration:*"), events);
+    }
+
+    @Test
+    void aBackfillJobRunsAsARoleThatOnlyInvokesTheBackfillAndReadsAndWritesTheOperationsBucket() {
+        JsonNode role = resources.path("BackfillJobRole").path("Properties");
+        assertEquals("batchoperations.s3.amazonaws.com", role.path("AssumeRolePolicyDocument").path("Statement").get(0)
+                .path("Principal").path("Service").asText());
+        List<String> actions = new ArrayList<>();
+        role.path("Policies").get(0).path("PolicyDocument").path("Statement").forEach(st ->
+                asList(st.get("Action")).forEach(a -> actions.add(a.asText())));
+        assertEquals(List.of("lambda:InvokeFunction", "s3:GetObject", "s3:GetObjectVersion", "s3:PutObject",
+                "s3:GetBucketLocation"), actions);
+        // the function itself writes the index and reads the bucket, and nothing of SQS or SNS
+        String policies = resources.path("BackfillFunction").path("Properties").path("Policies").toString();
+        assertFalse(policies.contains("sqs:") || policies.contains("sns:"), policies);
     }
 
     @Test

@@ -90,7 +90,8 @@ public final class Ingester implements AutoCloseable {
                         : new DynamoLatestTable(clients.dynamoDb(), config.latestTable()))
                 .reports(config.reportTopicArn() == null ? ReportPublisher.NONE
                         : new SnsReportPublisher(clients.sns(), config.reportTopicArn()))
-                .deadLetters(new SqsDeadLetterQueue(clients.sqs(), config.deadLetterUrl()))
+                .deadLetters(config.deadLetterUrl() == null ? DeadLetterQueue.NONE
+                        : new SqsDeadLetterQueue(clients.sqs(), config.deadLetterUrl()))
                 .functionName(config.functionName());
     }
 
@@ -223,21 +224,29 @@ public final class Ingester implements AutoCloseable {
     }
 
     /**
-     * Follows the objects through the ingester's own code path, without a queue message: HEAD, the
-     * records, the per-object entry, the latest table (the backfill and the reconciliation). Each
-     * object comes back with its state and failure set.
+     * Follows objects through the ingester's own code path, without a queue message (the backfill, S3
+     * Batch Operations, the reconciliation): HEAD decides, the records are written or removed, the
+     * per-object entries committed and the latest table kept, exactly as for a notification. No report
+     * is published and nothing is dead-lettered: the caller counts the outcomes.
+     *
+     * @return one outcome per distinct object, in the order given
      */
-    List<BatchObject> follow(List<ObjectEvent> events, Deadline deadline) {
-        List<BatchObject> objects = new ArrayList<>(events.size());
+    public List<Followed> follow(List<ObjectEvent> events, Deadline deadline) {
         Map<String, BatchObject> byObject = new LinkedHashMap<>();
         int order = 0;
         for (ObjectEvent event : events) {
             BatchObject object = byObject.computeIfAbsent(event.bucket() + '/' + event.key(), k -> new BatchObject(event));
             object.order = ++order;
         }
-        objects.addAll(byObject.values());
+        List<BatchObject> objects = new ArrayList<>(byObject.values());
         sync.sync(objects, deadline);
-        return objects;
+        List<Followed> followed = new ArrayList<>(objects.size());
+        for (BatchObject object : objects) {
+            boolean indexed = object.state == datalake.dynamodb.ObjectEntry.State.INDEXED && object.records != null;
+            followed.add(new Followed(object.event, object.state, object.failure,
+                    indexed ? object.records.size() : 0, object.removed));
+        }
+        return followed;
     }
 
     @Override

@@ -13,7 +13,8 @@ import java.util.Map;
  * @param recordsTable   DATALAKE_DYNAMODB_TABLE (required)
  * @param latestTable    DATALAKE_LATEST_TABLE, or null to keep no latest table
  * @param reportTopicArn DATALAKE_REPORT_TOPIC_ARN, or null to publish no reports
- * @param deadLetterUrl  DATALAKE_DLQ_URL (required): where permanent failures go
+ * @param deadLetterUrl  DATALAKE_DLQ_URL (required by the ingester; null for the backfill): where permanent
+ *                       failures go
  * @param storageUrl     DATALAKE_STORAGE_URL ({@code s3://bucket}) or null; validated only, since the
  *                       bucket of each record comes from its notification
  * @param maxBucketSpan  DATALAKE_MAX_BUCKET_SPAN (default 30)
@@ -55,6 +56,27 @@ public record IngesterConfig(
                 env.s3PathStyle(),
                 function == null ? DEFAULT_FUNCTION_NAME : function,
                 env.positiveOrOff(EnvironmentVariable.MAX_RECEIVE_COUNT));
+    }
+
+    /**
+     * The backfill function's configuration: the ingester's code path without a queue, so without a
+     * dead-letter queue, a report topic or a maxReceiveCount.
+     */
+    public static IngesterConfig forBackfill(Environment env) {
+        String function = env.get(EnvironmentVariable.FUNCTION_NAME);
+        String storageBucket = env.bucket(EnvironmentVariable.STORAGE_URL);
+        return new IngesterConfig(
+                env.require(EnvironmentVariable.DYNAMODB_TABLE),
+                env.get(EnvironmentVariable.LATEST_TABLE),
+                null,
+                null,
+                storageBucket == null ? null : "s3://" + storageBucket,
+                env.positive(EnvironmentVariable.MAX_BUCKET_SPAN, TimeBuckets.DEFAULT_MAX_SPAN),
+                env.positiveOrOff(EnvironmentVariable.RETENTION_DAYS),
+                env.region(),
+                env.s3PathStyle(),
+                function == null ? BackfillHandler.DEFAULT_FUNCTION_NAME : function,
+                null);
     }
 
     /** {@link #from(Environment)} on a map of the same variables (the runner's, a test's). */

@@ -100,6 +100,8 @@ class EnvironmentTest {
         assertTrue(EnvironmentVariable.readBy(EnvironmentVariable.Reader.INGESTER).contains(EnvironmentVariable.DLQ_URL));
         assertFalse(EnvironmentVariable.readBy(EnvironmentVariable.Reader.QUERY).contains(EnvironmentVariable.DLQ_URL));
         assertTrue(EnvironmentVariable.readBy(EnvironmentVariable.Reader.QUERY).contains(EnvironmentVariable.HTTP_URL));
+        assertTrue(EnvironmentVariable.readBy(EnvironmentVariable.Reader.BACKFILL).contains(EnvironmentVariable.MAX_BUCKET_SPAN));
+        assertFalse(EnvironmentVariable.readBy(EnvironmentVariable.Reader.BACKFILL).contains(EnvironmentVariable.DLQ_URL));
         assertTrue(EnvironmentVariable.REGION.setByLambda());
         assertFalse(EnvironmentVariable.DYNAMODB_TABLE.setByLambda());
     }
