@@ -1,0 +1,213 @@
+package datalake.tools;
+
+import datalake.ingester.Deadline;
+import datalake.ingester.Failure;
+import datalake.ingester.Followed;
+import datalake.ingester.Ingester;
+import datalake.ingester.ObjectEvent;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * Indexes the objects already in a bucket through the ingester's own code path ({@link Ingester#follow}:
+ * HEAD, validation, records, per-object items, latest table). The listing goes a page (1,000 keys) at a
+ * time, in key order; each page is followed in chunks on a pool of workers (the HEADs of a chunk run
+ * concurrently, its records go out in batched writes) and finishes before the next begins, so the last
+ * key of the last finished page is a safe place to resume ({@code --start-after}). Running it twice
+ * indexes nothing twice: HEAD decides, and the records' keys are the files'.
+ */
+final class Backfill {
+    /** Attempts of an object that keeps failing transiently (throttling, 5xx) before it counts as failed. */
+    static final int ATTEMPTS = 3;
+    private static final int KEPT_FAILURES = 100;
+
+    /**
+     * @param target     the bucket and prefix
+     * @param startAfter list after this key (resume), or null
+     * @param pageSize   keys a listing page asks for (S3 answers at most 1,000)
+     * @param workers    chunks followed at once
+     * @param chunk      objects a chunk follows together
+     */
+    record Options(Target target, String startAfter, int pageSize, int workers, int chunk) {
+        Options {
+            if (pageSize < 1 || pageSize > 1000 || workers < 1 || chunk < 1) {
+                throw new IllegalArgumentException("the page size must be 1 to 1000, workers and chunk at least 1.");
+            }
+        }
+    }
+
+    /** One object that could not be indexed, and why. */
+    record Problem(String url, Failure failure) {
+    }
+
+    /**
+     * What a run did.
+     *
+     * @param resumeAfter the last key of the last finished page: where a later run continues, or null
+     * @param stopped     whether the run stopped before the end of the listing (asked to)
+     */
+    record Result(long listed, long indexed, long withoutMetadata, long failed, long gone, List<Problem> problems,
+            String resumeAfter, boolean stopped, Duration elapsed) {
+        double objectsPerSecond() {
+            return elapsed.toMillis() == 0 ? listed : listed * 1000.0 / elapsed.toMillis();
+        }
+
+        /** The last line of the output: the counts, for whoever alerts on them. */
+        String countsLine() {
+            return "listed=" + listed + " indexed=" + indexed + " skipped_without_metadata=" + withoutMetadata
+                    + " failed=" + failed + " gone=" + gone;
+        }
+    }
+
+    private final S3Client s3;
+    private final Ingester ingester;
+    private final Clock clock;
+    final AtomicLong listed = new AtomicLong();
+    final AtomicLong indexed = new AtomicLong();
+    final AtomicLong withoutMetadata = new AtomicLong();
+    final AtomicLong failed = new AtomicLong();
+    final AtomicLong gone = new AtomicLong();
+    private final List<Problem> problems = Collections.synchronizedList(new ArrayList<>());
+    private volatile String position;
+    private volatile long started;
+
+    Backfill(S3Client s3, Ingester ingester, Clock clock) {
+        this.s3 = s3;
+        this.ingester = ingester;
+        this.clock = clock;
+    }
+
+    /** The progress line: the counts, the rate and where the listing is. */
+    String progressLine() {
+        long done = indexed.get() + withoutMetadata.get() + failed.get() + gone.get();
+        long seconds = Math.max(1, (clock.millis() - started) / 1000);
+        return Progress.bar(done, listed.get()) + String.format(Locale.ROOT,
+                " listed %,d | indexed %,d | without metadata %,d | failed %,d | %,d objects/s%s",
+                listed.get(), indexed.get(), withoutMetadata.get(), failed.get(), done / seconds,
+                position == null ? "" : " | after " + abbreviate(position));
+    }
+
+    /** Runs until the listing ends or {@code stop} says so (checked between pages). */
+    Result run(Options options, BooleanSupplier stop) {
+        started = clock.millis();
+        String resumeAfter = options.startAfter();
+        boolean stopped = false;
+        ExecutorService pool = Executors.newFixedThreadPool(options.workers(), r -> {
+            Thread thread = new Thread(r, "backfill");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            String token = null;
+            do {
+                if (stop.getAsBoolean()) {
+                    stopped = true;
+                    break;
+                }
+                String continuation = token;
+                String after = resumeAfter;
+                ListObjectsV2Response page = s3.listObjectsV2(r -> {
+                    r.bucket(options.target().bucket()).prefix(options.target().prefix()).maxKeys(options.pageSize());
+                    if (continuation != null) {
+                        r.continuationToken(continuation);
+                    } else if (after != null) {
+                        r.startAfter(after);
+                    }
+                });
+                List<S3Object> contents = page.contents();
+                listed.addAndGet(contents.size());
+                follow(contents, options, pool);
+                if (!contents.isEmpty()) {
+                    resumeAfter = contents.get(contents.size() - 1).key();
+                    position = resumeAfter;
+                }
+                token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+            } while (token != null);
+        } finally {
+            pool.shutdownNow();
+        }
+        return new Result(listed.get(), indexed.get(), withoutMetadata.get(), failed.get(), gone.get(),
+                List.copyOf(problems), resumeAfter, stopped, Duration.ofMillis(clock.millis() - started));
+    }
+
+    /** Follows one page, in chunks on the pool, and waits for all of it. */
+    private void follow(List<S3Object> contents, Options options, ExecutorService pool) {
+        List<Future<?>> pending = new ArrayList<>();
+        for (int from = 0; from < contents.size(); from += options.chunk()) {
+            List<ObjectEvent> events = new ArrayList<>(options.chunk());
+            for (S3Object object : contents.subList(from, Math.min(contents.size(), from + options.chunk()))) {
+                events.add(new ObjectEvent(options.target().bucket(), object.key(), "Backfill", null));
+            }
+            pending.add(pool.submit(() -> followChunk(events)));
+        }
+        for (Future<?> future : pending) {
+            try {
+                future.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while following a page", e);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("a chunk of the page failed: " + e.getCause(), e.getCause());
+            }
+        }
+    }
+
+    private void followChunk(List<ObjectEvent> events) {
+        List<ObjectEvent> todo = events;
+        for (int attempt = 1; !todo.isEmpty(); attempt++) {
+            List<ObjectEvent> again = new ArrayList<>();
+            for (Followed followed : ingester.follow(todo, Deadline.after(clock, Duration.ofSeconds(60)))) {
+                Failure failure = followed.failure();
+                if (failure != null && !failure.permanent() && attempt < ATTEMPTS) {
+                    again.add(followed.event());
+                } else {
+                    count(followed);
+                }
+            }
+            todo = again;
+            if (!todo.isEmpty()) {
+                pause(attempt);
+            }
+        }
+    }
+
+    private void count(Followed followed) {
+        if (followed.indexed()) {
+            indexed.incrementAndGet();
+        } else if (followed.withoutMetadata()) {
+            withoutMetadata.incrementAndGet();
+        } else if (followed.failure() == null) {
+            gone.incrementAndGet(); // deleted between the listing and its HEAD: nothing to index
+        } else {
+            failed.incrementAndGet();
+            if (problems.size() < KEPT_FAILURES) {
+                problems.add(new Problem(followed.event().url(), followed.failure()));
+            }
+        }
+    }
+
+    private static void pause(int attempt) {
+        try {
+            Thread.sleep(200L << attempt);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static String abbreviate(String key) {
+        return key.length() <= 60 ? key : key.substring(0, 28) + "..." + key.substring(key.length() - 29);
+    }
+}

@@ -1,0 +1,357 @@
+package datalake.tools;
+
+import datalake.dynamodb.ObjectEntry;
+import datalake.dynamodb.RecordKey;
+import datalake.ingester.Deadline;
+import datalake.ingester.DynamoLatestTable;
+import datalake.ingester.DynamoObjectIndex;
+import datalake.ingester.DynamoRecordsTable;
+import datalake.ingester.Followed;
+import datalake.ingester.Ingester;
+import datalake.ingester.ObjectEvent;
+import datalake.ingester.ObjectStore;
+import datalake.ingester.StoredObject;
+import datalake.records.Keys.WhatWhereKey;
+import datalake.records.Metadata;
+import datalake.records.MetadataParser;
+import datalake.records.Record;
+import datalake.records.RecordFactory;
+import datalake.records.TimeBuckets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * Compares a bucket (every object under a prefix, HEADed for its metadata) with the index (the records
+ * table and the latest table) and names the drift; with {@code fix}, repairs each finding through the
+ * ingester's own code path ({@link Ingester#follow}), then deletes what that path cannot know of
+ * (records of the object's URL outside its per-object item: planted, or written before per-object
+ * items existed) and replaces latest-table entries that name a file no longer indexed.
+ */
+final class Reconcile {
+    /** The kinds of drift, in the order the counts line gives them. */
+    enum Drift {
+        /** An object with datalake metadata that has no record. */
+        MISSING("missing"),
+        /** Records whose object is no longer in the bucket. */
+        ORPHANED("orphaned"),
+        /** Records that are not what the object's metadata makes (other ids, times, sizes; or not a datalake file). */
+        DIFFERING("differing"),
+        /** Records right, but the object's per-object item absent or out of date (indexed before it existed). */
+        UNTRACKED("untracked"),
+        /** A latest-table entry whose file is not in the index. */
+        STALE_LATEST("stale_latest");
+
+        final String label;
+
+        Drift(String label) {
+            this.label = label;
+        }
+    }
+
+    record Finding(Drift drift, String url, String detail) {
+    }
+
+    /**
+     * @param objects    objects listed under the prefix
+     * @param invalid    objects whose datalake metadata is invalid (never indexed: the DLQ has them; not drift)
+     * @param fixed      findings repaired (with fix)
+     * @param unfixed    findings whose repair failed, with why
+     */
+    record Result(List<Finding> findings, long objects, long invalid, int fixed, List<String> unfixed,
+            Duration elapsed) {
+        long count(Drift drift) {
+            return findings.stream().filter(f -> f.drift() == drift).count();
+        }
+
+        /** The last line: the drift counts, for a scheduled job to alert on. */
+        String countsLine() {
+            StringBuilder line = new StringBuilder();
+            for (Drift drift : Drift.values()) {
+                line.append(line.isEmpty() ? "" : " ").append(drift.label).append('=').append(count(drift));
+            }
+            return line.toString();
+        }
+    }
+
+    private final S3Client s3;
+    private final ObjectStore store;
+    private final Ingester ingester;
+    private final DynamoRecordsTable recordsTable;
+    private final DynamoObjectIndex objectIndex;
+    private final DynamoLatestTable latestTable;
+    private final RecordFactory factory;
+    private final Clock clock;
+    private final int concurrency;
+    final AtomicLong listed = new AtomicLong();
+    final AtomicLong checked = new AtomicLong();
+    volatile String phase = "reading the index";
+
+    Reconcile(S3Client s3, ObjectStore store, Ingester ingester, DynamoRecordsTable recordsTable,
+            DynamoObjectIndex objectIndex, DynamoLatestTable latestTable, RecordFactory factory, Clock clock,
+            int concurrency) {
+        this.s3 = s3;
+        this.store = store;
+        this.ingester = ingester;
+        this.recordsTable = recordsTable;
+        this.objectIndex = objectIndex;
+        this.latestTable = latestTable;
+        this.factory = factory;
+        this.clock = clock;
+        this.concurrency = concurrency;
+    }
+
+    String progressLine() {
+        return Progress.bar(checked.get(), listed.get()) + String.format(Locale.ROOT,
+                " %s | objects listed %,d | checked %,d", phase, listed.get(), checked.get());
+    }
+
+    /** What the bucket says one object should have in the index. */
+    private record Expected(String url, Map<RecordKey, Record> records, String problem, boolean invalid) {
+    }
+
+    Result run(Target target, boolean fix) {
+        long started = clock.millis();
+        IndexSnapshot index = IndexSnapshot.read(recordsTable.dynamoDb(), recordsTable.table(),
+                latestTable == null ? null : latestTable.table(), target);
+        Map<String, IndexSnapshot.Stored> records = new HashMap<>(index.records);
+        Map<String, IndexSnapshot.Stored> allRecords = Map.copyOf(index.records);
+        phase = "checking the bucket";
+        List<Finding> findings = Collections.synchronizedList(new ArrayList<>());
+        AtomicLong invalid = new AtomicLong();
+        ExecutorService pool = Executors.newFixedThreadPool(concurrency, r -> {
+            Thread thread = new Thread(r, "reconcile");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            String token = null;
+            do {
+                String continuation = token;
+                ListObjectsV2Response page = s3.listObjectsV2(r -> r.bucket(target.bucket()).prefix(target.prefix())
+                        .continuationToken(continuation));
+                listed.addAndGet(page.contents().size());
+                List<Future<Expected>> heads = new ArrayList<>();
+                for (S3Object object : page.contents()) {
+                    heads.add(pool.submit(() -> expected(target.bucket(), object.key())));
+                }
+                for (Future<Expected> head : heads) {
+                    Expected expected = get(head);
+                    checked.incrementAndGet();
+                    if (expected == null) {
+                        continue; // deleted since the listing: the index's records of it are orphans
+                    }
+                    if (expected.invalid()) {
+                        invalid.incrementAndGet();
+                    }
+                    compare(expected, records.remove(expected.url()), index.entries.get(expected.url()), findings);
+                }
+                token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+            } while (token != null);
+        } finally {
+            pool.shutdownNow();
+        }
+        for (Map.Entry<String, IndexSnapshot.Stored> orphan : records.entrySet()) {
+            findings.add(new Finding(Drift.ORPHANED, orphan.getKey(), orphan.getValue().keys().size()
+                    + " record(s), but the object is not in the bucket"));
+        }
+        Set<String> orphaned = new HashSet<>(records.keySet());
+        for (Record entry : index.latest) {
+            IndexSnapshot.Stored stored = allRecords.get(entry.url());
+            boolean dangling = stored == null || orphaned.contains(entry.url()) || stored.records().stream()
+                    .noneMatch(r -> r.createTime() == entry.createTime() && r.metadata().equals(entry.metadata()));
+            if (dangling) {
+                findings.add(new Finding(Drift.STALE_LATEST, entry.url(), "the latest " + entry.whatWhereKey()
+                        + " names a file that is not in the index"));
+            }
+        }
+        List<Finding> sorted = new ArrayList<>(findings);
+        sorted.sort(Comparator.comparing(Finding::drift).thenComparing(Finding::url));
+        int fixed = 0;
+        List<String> unfixed = new ArrayList<>();
+        if (fix) {
+            phase = "fixing";
+            for (Finding finding : sorted) {
+                try {
+                    fix(finding, target, allRecords.get(finding.url()), index.latest);
+                    fixed++;
+                } catch (RuntimeException e) {
+                    unfixed.add(finding.url() + ": " + e.getMessage());
+                }
+            }
+        }
+        return new Result(sorted, listed.get(), invalid.get(), fixed, unfixed, Duration.ofMillis(clock.millis() - started));
+    }
+
+    /** HEADs one object: the records its metadata makes, or none (and why); null when it is gone. */
+    private Expected expected(String bucket, String key) {
+        String url = "s3://" + bucket + "/" + key;
+        StoredObject stored;
+        try {
+            stored = store.head(bucket, key);
+        } catch (NoSuchKeyException e) {
+            return null;
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                return null;
+            }
+            throw e;
+        }
+        if (stored.datalakeMetadata() == null) {
+            return new Expected(url, Map.of(), "no datalake metadata", false);
+        }
+        try {
+            Metadata metadata = MetadataParser.parse(stored.datalakeMetadata());
+            Map<RecordKey, Record> records = new HashMap<>();
+            for (Record record : factory.records(metadata, url, stored.lastModified(), stored.size())) {
+                records.put(RecordKey.of(record), record);
+            }
+            return new Expected(url, records, null, false);
+        } catch (RuntimeException e) {
+            return new Expected(url, Map.of(), "invalid datalake metadata (" + e.getMessage() + ")", true);
+        }
+    }
+
+    private static void compare(Expected expected, IndexSnapshot.Stored stored, ObjectEntry entry, List<Finding> findings) {
+        String url = expected.url();
+        boolean indexed = stored != null && !stored.keys().isEmpty();
+        if (expected.records().isEmpty()) {
+            if (indexed) {
+                findings.add(new Finding(Drift.DIFFERING, url, stored.keys().size()
+                        + " record(s), but the object is not a datalake file: " + expected.problem()));
+            }
+            return;
+        }
+        if (!indexed) {
+            findings.add(new Finding(Drift.MISSING, url, "not in the index ("
+                    + expected.records().size() + " record(s) expected)"));
+            return;
+        }
+        String difference = difference(expected.records(), stored);
+        if (difference != null) {
+            findings.add(new Finding(Drift.DIFFERING, url, difference));
+            return;
+        }
+        Metadata metadata = expected.records().values().iterator().next().metadata();
+        if (entry == null || !entry.indexed() || !entry.metadata().equals(metadata)
+                || !new HashSet<>(entry.recordKeys()).equals(expected.records().keySet())) {
+            findings.add(new Finding(Drift.UNTRACKED, url, entry == null ? "no per-object item"
+                    : "its per-object item is out of date"));
+        }
+    }
+
+    /** How the stored records differ from the expected ones (expiry aside: it follows the retention), or null. */
+    private static String difference(Map<RecordKey, Record> expected, IndexSnapshot.Stored stored) {
+        if (!stored.unreadable().isEmpty()) {
+            return stored.unreadable().size() + " record(s) this code cannot read";
+        }
+        Map<RecordKey, Record> actual = new HashMap<>();
+        stored.records().forEach(r -> actual.put(RecordKey.of(r), r));
+        if (!actual.keySet().equals(expected.keySet())) {
+            Record some = stored.records().get(0);
+            Record wanted = expected.values().iterator().next();
+            return "index: id " + some.metadata().id() + " in " + actual.size() + " bucket(s); object: id "
+                    + wanted.metadata().id() + " in " + expected.size() + " bucket(s)";
+        }
+        for (Map.Entry<RecordKey, Record> entry : expected.entrySet()) {
+            Record want = entry.getValue();
+            Record have = actual.get(entry.getKey());
+            if (!have.metadata().equals(want.metadata())) {
+                return "the metadata of id " + want.metadata().id() + " differs";
+            }
+            if (have.createTime() != want.createTime() || have.size() != want.size()) {
+                return "index: size " + have.size() + ", create_time " + have.createTime() + "; object: size "
+                        + want.size() + ", create_time " + want.createTime();
+            }
+        }
+        return null;
+    }
+
+    /** Repairs one finding; throws why it could not. */
+    private void fix(Finding finding, Target target, IndexSnapshot.Stored stored, List<Record> latestEntries) {
+        if (finding.drift() == Drift.STALE_LATEST) {
+            for (Record entry : latestEntries) {
+                if (entry.url().equals(finding.url())) {
+                    retire(entry);
+                }
+            }
+            return;
+        }
+        String key = finding.url().substring(("s3://" + target.bucket() + "/").length());
+        List<Followed> outcome = ingester.follow(List.of(new ObjectEvent(target.bucket(), key, "Reconcile", null)),
+                Deadline.after(clock, Duration.ofSeconds(60)));
+        Followed followed = outcome.get(0);
+        if (followed.failure() != null && !followed.failure().permanent()) {
+            throw new IllegalStateException(followed.failure().message());
+        }
+        if (stored == null) {
+            return;
+        }
+        // Records of this URL the per-object item does not know (planted, or written before it existed).
+        Set<RecordKey> wanted = new HashSet<>();
+        ObjectEntry now = followed.indexed() ? objectIndex.read(List.of(finding.url())).get(finding.url()) : null;
+        if (now != null) {
+            wanted.addAll(now.recordKeys());
+        }
+        Set<RecordKey> stray = new LinkedHashSet<>(stored.keys());
+        stray.removeAll(wanted);
+        if (!stray.isEmpty()) {
+            objectIndex.removeRecords(finding.url(), stray);
+            Set<String> whatWheres = new HashSet<>();
+            stored.records().stream().filter(r -> stray.contains(RecordKey.of(r)))
+                    .forEach(r -> whatWheres.add(r.whatWhereKey().toString()));
+            for (String whatWhere : whatWheres) {
+                Record current = latestTable == null ? null : latestTable.current(WhatWhereKey.parse(whatWhere));
+                boolean currentFile = now != null && now.indexed() && current != null
+                        && current.createTime() == now.createTime() && current.metadata().equals(now.metadata());
+                if (current != null && current.url().equals(finding.url()) && !currentFile) {
+                    retire(current);
+                }
+            }
+        }
+    }
+
+    /** Replaces a latest-table entry with the newest file of the day buckets, or removes it. */
+    private void retire(Record entry) {
+        if (latestTable == null) {
+            return;
+        }
+        long newest = TimeBuckets.bucketOf(entry.metadata().start());
+        Record replacement = recordsTable.newest(entry.metadata().what(), entry.metadata().where(), newest, newest - 90);
+        if (replacement != null && replacement.url().equals(entry.url()) && replacement.createTime() == entry.createTime()
+                && replacement.metadata().equals(entry.metadata())) {
+            return;
+        }
+        latestTable.replace(entry, replacement);
+    }
+
+    private static <T> T get(Future<T> future) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking the bucket", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        }
+    }
+}

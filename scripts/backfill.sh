@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Indexes the objects already in a bucket through the ingester's own code path (README, "Adopting an
+# existing bucket"): concurrent, idempotent, resumable; progress on stderr, the counts last on stdout.
+#   scripts/backfill.sh s3://bucket[/prefix] [--start-after KEY] [--workers N] [--chunk N] [--page-size N]
+# Configuration as the functions read it: DATALAKE_DYNAMODB_TABLE (required), DATALAKE_LATEST_TABLE,
+# DATALAKE_MAX_BUCKET_SPAN, DATALAKE_RETENTION_DAYS, AWS_REGION, the AWS CLI's credentials;
+# AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL_DYNAMODB for emulators (scripts/local.sh's).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$root/scripts/lib/java.sh"
+if [ ! -f "$root/index-tools/target/classpath.txt" ]; then
+  (cd "$root" && mvn -B -q -ntp -pl index-tools -am package -DskipTests)
+fi
+exec "$JAVA_HOME/bin/java" -cp "$root/index-tools/target/classes:$(cat "$root/index-tools/target/classpath.txt")" \
+  datalake.tools.BackfillCommand "$@"
