@@ -7,8 +7,9 @@
 #      until every record is in DynamoDB Local (its own JVM); CPU time per process from /proc;
 #   3. query: 1-day, 30-day and work_id queries and a full pagination of 10,000 files, on DynamoDB Local,
 #      raw and with a simulated 5 ms round trip per DynamoDB call;
-#   4. cold start: each deployable jar in 10 fresh JVMs with the template's JAVA_TOOL_OPTIONS.
-# usage: scripts/bench.sh [--quick] [--ingest-files N] [--ingest-backlog N] [--only translation,ingest,query,coldstart]
+#   4. cold start: each deployable jar in 10 fresh JVMs with the template's JAVA_TOOL_OPTIONS;
+#   5. backfill: 10,000 objects already in a moto bucket indexed by scripts/backfill.sh's engine (BackfillIT).
+# usage: scripts/bench.sh [--quick] [--ingest-files N] [--ingest-backlog N] [--only translation,ingest,query,coldstart,backfill]
 #   --quick             a bounded run for a first look: fewer files, runs and iterations.
 #   --ingest-files N    files for part 2 (10,000; 1,000 with --quick).
 #   --ingest-backlog N  part 2 pushes and drains in rounds of at most N files (200): moto's SQS costs
@@ -21,7 +22,7 @@ source "$root/scripts/lib/java.sh"
 cd "$root"
 
 quick=false
-only="translation,ingest,query,coldstart"
+only="translation,ingest,query,coldstart,backfill"
 files=""
 backlog=200
 while [ $# -gt 0 ]; do
@@ -30,7 +31,7 @@ while [ $# -gt 0 ]; do
     --only) only="$2"; shift ;;
     --ingest-files) files="$2"; shift ;;
     --ingest-backlog) backlog="$2"; shift ;;
-    *) echo "usage: scripts/bench.sh [--quick] [--ingest-files N] [--ingest-backlog N] [--only translation,ingest,query,coldstart]" >&2; exit 2 ;;
+    *) echo "usage: scripts/bench.sh [--quick] [--ingest-files N] [--ingest-backlog N] [--only translation,ingest,query,coldstart,backfill]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -88,6 +89,14 @@ if wants coldstart; then
     --ingester-jar "$(ls "$root"/lambda-ingester/target/lambda-ingester-*-lambda.jar)" \
     --query-jar "$(ls "$root"/lambda-query/target/lambda-query-*-lambda.jar)" \
     --java-tool-options "$tool_options" --runs "$runs" --json "$out/coldstart.json")
+fi
+
+if wants backfill; then
+  echo "== 5. backfill of objects already in a bucket (moto and DynamoDB Local)"
+  if $quick; then objects=1000; else objects=10000; fi
+  mvn -B -q -ntp -pl index-tools -am verify -Dfuzz.skip -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
+    -Dit.test=BackfillIT -Dfailsafe.failIfNoSpecifiedTests=false -Ddatalake.backfill.objects="$objects" >/dev/null
+  grep -ho 'backfill: [^<]*' "$root"/index-tools/target/failsafe-reports/TEST-datalake.tools.BackfillIT.xml | head -n 1
 fi
 
 python3 "$root/scripts/lib/bench_report.py" "$out" "$root/target/bench.json" "$quick" "$tool_options"

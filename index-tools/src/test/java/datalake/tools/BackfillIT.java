@@ -94,9 +94,10 @@ class BackfillIT {
             assertEquals(valid, twice.indexed());
             assertEquals(records.size(), h.records().size());
 
-            System.out.printf(Locale.ROOT, "backfill: %d objects in %d ms, %.0f objects/s (first run %d objects in %d ms,"
-                            + " %.0f objects/s)%n", rest.listed(), rest.elapsed().toMillis(), rest.objectsPerSecond(),
-                    twice.listed(), twice.elapsed().toMillis(), twice.objectsPerSecond());
+            System.out.printf(Locale.ROOT, "backfill: resumed run %d objects in %d ms, %.0f objects/s; a full run again"
+                            + " over the %d objects (idempotent) in %d ms, %.0f objects/s%n", rest.listed(),
+                    rest.elapsed().toMillis(), rest.objectsPerSecond(), twice.listed(), twice.elapsed().toMillis(),
+                    twice.objectsPerSecond());
         }
     }
 

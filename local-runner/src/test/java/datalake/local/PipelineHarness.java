@@ -119,10 +119,22 @@ final class PipelineHarness implements AutoCloseable {
         return messages;
     }
 
+    /** Every item of a table (of the records table: the records and the per-object items). */
     List<Map<String, AttributeValue>> items(String table) {
         List<Map<String, AttributeValue>> items = new ArrayList<>();
         aws.dynamoDb().scanPaginator(r -> r.tableName(table)).items().forEach(items::add);
         return items;
+    }
+
+    /** The records of the records table, its per-object items left out. */
+    List<Map<String, AttributeValue>> records() {
+        List<Map<String, AttributeValue>> records = new ArrayList<>();
+        for (Map<String, AttributeValue> item : items(deployment.names().recordsTable())) {
+            if (!datalake.dynamodb.ObjectItems.isObjectItem(item)) {
+                records.add(item);
+            }
+        }
+        return records;
     }
 
     static JsonNode parse(String json) {

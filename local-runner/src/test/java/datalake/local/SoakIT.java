@@ -35,8 +35,9 @@ import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * The soak of issue 7: N notifications through the whole local pipeline (S3 → SNS → SQS → pollers with
- * Lambda's semantics → ingester → DynamoDB, reports on SNS, poison to the DLQ), 1% of them poison (a
- * third each: invalid metadata, an object deleted before ingestion, a body that is not JSON). At the
+ * Lambda's semantics → ingester → DynamoDB, reports on SNS, poison to the DLQ), 1% of them odd (a
+ * third each: invalid metadata and a body that is not JSON, both poison; an object deleted before
+ * ingestion, whose creation and removal notifications both succeed with nothing indexed). At the
  * end the counts must reconcile exactly. N is {@code -Ddatalake.soak.n} (1,000 in CI; scripts/soak.sh
  * takes it as its argument). The reconciliation is printed and written to target/soak-report.txt.
  */
@@ -58,11 +59,12 @@ class SoakIT {
             throw new IllegalArgumentException("the soak needs at least 4 notifications and rounds of at least 1,"
                     + " not " + n + " and " + round);
         }
-        int poison = Math.max(3, n / 100);
-        int invalid = poison / 3;
-        int missing = poison / 3;
-        int badJson = poison - invalid - missing;
-        int good = n - poison;
+        int odd = Math.max(3, n / 100);
+        int invalid = odd / 3;
+        int missing = odd / 3;
+        int badJson = odd - invalid - missing;
+        int poison = invalid + badJson;
+        int good = n - odd;
         List<Notification> plan = plan(n, good, invalid, missing, badJson);
         try (PipelineHarness p = new PipelineHarness(AWS, "soak", Deployment.Options.defaults(), 10)) {
             Map<String, Integer> expectedItems = new TreeMap<>();
@@ -73,6 +75,7 @@ class SoakIT {
             double ingestSeconds = 0;
             int goodSoFar = 0;
             int poisonSoFar = 0;
+            int goneSoFar = 0;
             ExecutorService uploads = Executors.newFixedThreadPool(8);
             try {
                 // In rounds: moto's SQS costs O(queue depth) for every message sent and received, so one
@@ -82,18 +85,22 @@ class SoakIT {
                     // given this round's uploads (good files, every tenth spanning two day buckets) and poison
                     long uploadStarted = System.nanoTime();
                     send(p, uploads, batch, expectedItems, goodUrls);
-                    p.awaitVisible(p.deployment.ingestQueueUrl(), batch.size(), Duration.ofSeconds(120));
+                    int goneInBatch = (int) batch.stream().filter(b -> b.kind() == Kind.MISSING).count();
+                    // an object deleted before ingestion: its creation and its removal are notified
+                    p.awaitVisible(p.deployment.ingestQueueUrl(), batch.size() + goneInBatch, Duration.ofSeconds(120));
                     uploadSeconds += (System.nanoTime() - uploadStarted) / 1e9;
                     int goodInBatch = (int) batch.stream().filter(b -> b.kind() == Kind.GOOD).count();
                     goodSoFar += goodInBatch;
-                    poisonSoFar += batch.size() - goodInBatch;
+                    goneSoFar += goneInBatch;
+                    poisonSoFar += batch.size() - goodInBatch - goneInBatch;
 
                     // when four pollers (Lambda's concurrency) ingest them
                     long ingestStarted = System.nanoTime();
                     Pollers pollers = Pollers.start(p, handler);
                     long deadline = System.nanoTime() + Duration.ofSeconds(60 + batch.size() / 10).toNanos();
                     while ((collected.reportedUrls.size() < goodSoFar || collected.errors() < poisonSoFar
-                            || collected.dead.size() < poisonSoFar) && System.nanoTime() < deadline) {
+                            || collected.gone() < 2 * goneSoFar || collected.dead.size() < poisonSoFar)
+                            && System.nanoTime() < deadline) {
                         collected.reportsFrom(p.drain(p.deployment.reportInspectionQueueUrl(), 1));
                         if (collected.dead.size() < poisonSoFar) {
                             collected.dead.addAll(p.drain(p.deployment.deadLetterQueueUrl(), 0));
@@ -141,7 +148,8 @@ class SoakIT {
             }
             // S3 sends one s3:TestEvent when the notification is configured: a success without records
             int testEvents = reportsByStatus.getOrDefault("test-event", 0);
-            int settled = reportsByStatus.getOrDefault("success", 0) + reportsByStatus.getOrDefault("error", 0);
+            int settled = reportsByStatus.getOrDefault("success", 0) + reportsByStatus.getOrDefault("error", 0)
+                    + reportsByStatus.getOrDefault("gone", 0);
             // SQS is at-least-once: the same message settled twice is a redelivery, harmless if nothing doubles
             Map<String, Integer> settledPerMessage = new HashMap<>();
             for (String line : p.logLines) {
@@ -157,8 +165,9 @@ class SoakIT {
             int duplicated = (itemCount - expectedItemCount) + (queried.size() - queriedSet.size())
                     + (dead.size() - poison);
             String reconciliation = String.join("\n",
-                    "soak: sent " + n + " notifications: " + good + " good files, " + poison + " poison ("
-                            + invalid + " invalid metadata, " + missing + " object deleted, " + badJson + " not JSON)",
+                    "soak: sent " + n + " notifications: " + good + " good files, " + missing + " objects deleted before"
+                            + " ingestion (creation and removal both succeed, nothing indexed), " + poison + " poison ("
+                            + invalid + " invalid metadata, " + badJson + " not JSON)",
                     "soak: records table " + itemCount + " items for " + items.size() + " files (expected "
                             + expectedItemCount + " for " + good + ")",
                     "soak: query API /v0/archive/files/ returned " + queried.size() + " records, "
@@ -167,7 +176,7 @@ class SoakIT {
                     "soak: reports " + reportsByStatus + "; DLQ " + dead.size() + " " + deadKinds
                             + "; ingest queue left " + p.visibleMessages(p.deployment.ingestQueueUrl()),
                     "soak: lost " + lost + ", duplicated " + duplicated + " (files in the table, query pages, DLQ);"
-                            + " reports " + settled + " for " + n + " messages (+" + testEvents + " s3:TestEvent): "
+                            + " reports " + settled + " for " + (n + missing) + " messages (+" + testEvents + " s3:TestEvent): "
                             + redelivered + " messages delivered twice by SQS (at least once), rewritten idempotently",
                     String.format("soak: upload %d in %.1f s (%.0f/s); ingest %d in %.1f s (%.0f messages/s, %d pollers,"
                             + " batches of 10), in rounds of %d", n, uploadSeconds, n / uploadSeconds, n, ingestSeconds,
@@ -180,8 +189,10 @@ class SoakIT {
             assertEquals(good, queried.size(), "no file twice across pages");
             assertEquals(good, reportedUrls.size(), "every good file reported as a success");
             assertEquals(poison, reportsByStatus.getOrDefault("error", 0), "every poison message reported as an error");
-            assertEquals(n + extraDeliveries, settled, "one report per delivery that settled");
-            assertEquals(Map.of("InvalidMetadata", invalid, "NoSuchKey", missing, "BadJson", badJson), deadKinds);
+            assertEquals(2 * missing, reportsByStatus.getOrDefault("gone", 0),
+                    "both notifications of an object deleted before ingestion succeed, with nothing indexed");
+            assertEquals(n + missing + extraDeliveries, settled, "one report per delivery that settled");
+            assertEquals(Map.of("InvalidMetadata", invalid, "BadJson", badJson), deadKinds);
             assertEquals(0, lost);
             assertEquals(0, duplicated);
             assertEquals(0, p.visibleMessages(p.deployment.ingestQueueUrl()));
@@ -278,6 +289,10 @@ class SoakIT {
         int errors() {
             return reportsByStatus.getOrDefault("error", 0);
         }
+
+        int gone() {
+            return reportsByStatus.getOrDefault("gone", 0);
+        }
     }
 
     /** Four pollers on the ingest queue, each on its own thread, as Lambda's event source mapping runs. */
@@ -338,9 +353,13 @@ class SoakIT {
         return attributes.values().stream().mapToInt(Integer::parseInt).sum();
     }
 
+    /** success, error, test-event (no object named), or gone (an object no longer there: nothing indexed). */
     private static String kind(JsonNode report) {
         String status = report.path("status").asText();
-        return status.equals("success") && report.path("records").isEmpty() ? "test-event" : status;
+        if (status.equals("success") && report.path("records").isEmpty()) {
+            return report.has("action") ? "gone" : "test-event";
+        }
+        return status;
     }
 
     private static boolean isJson(String line) {
