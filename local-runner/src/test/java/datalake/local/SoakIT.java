@@ -133,7 +133,7 @@ class SoakIT {
 
             // then: the table holds every good file once per bucket, and nothing else
             Map<String, Integer> items = new TreeMap<>();
-            for (Map<String, AttributeValue> item : p.items(p.deployment.names().recordsTable())) {
+            for (Map<String, AttributeValue> item : p.records()) {
                 items.merge(item.get("metadata").m().get("id").s(), 1, Integer::sum);
             }
             int expectedItemCount = expectedItems.values().stream().mapToInt(Integer::intValue).sum();
