@@ -15,7 +15,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.sqs.model.Message;
 
-/** moto really delivers S3 notifications: directly to SQS, and through SNS raw and enveloped. */
+/**
+ * moto really delivers S3 notifications: directly to SQS, and through SNS raw and enveloped; and which
+ * removals it notifies (a delete in an unversioned bucket), and which it does not (a delete marker):
+ * the tests that need the others put on the queue the notification AWS sends.
+ */
 @ExtendWith(EmulatorsExtension.class)
 class NotificationsIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -51,6 +55,35 @@ class NotificationsIT {
         assertEquals("Notification", envelope.path("Type").asText());
         assertEquals(stack.uploadTopicArn(), envelope.path("TopicArn").asText());
         assertObjectCreated(JSON.readTree(envelope.path("Message").asText()), stack, "enveloped.txt");
+    }
+
+    @Test
+    void aDeleteIsNotifiedAsObjectRemovedDelete(Emulators aws) throws Exception {
+        Deployment stack = Deployment.create(aws, ResourceNames.unique("removed"), Deployment.Options.defaults()
+                .withNotificationRoute(Deployment.NotificationRoute.QUEUE));
+        putAndAwait(aws, stack, "gone soon.txt");
+
+        aws.s3().deleteObject(r -> r.bucket(stack.names().bucket()).key("gone soon.txt"));
+
+        JsonNode record = JSON.readTree(Messages.awaitMessage(aws.sqs(), stack.ingestQueueUrl(),
+                body -> body.contains("ObjectRemoved"), Duration.ofSeconds(20)).body()).path("Records").path(0);
+        assertEquals("ObjectRemoved:Delete", record.path("eventName").asText());
+        assertEquals("gone soon.txt", URLDecoder.decode(record.path("s3").path("object").path("key").asText(),
+                StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aDeleteMarkerIsNotNotifiedByMotoThoughAwsNotifiesIt(Emulators aws) throws Exception {
+        Deployment stack = Deployment.create(aws, ResourceNames.unique("marker"), Deployment.Options.defaults()
+                .withNotificationRoute(Deployment.NotificationRoute.QUEUE).withVersioning(true));
+        putAndAwait(aws, stack, "marked.txt");
+
+        String marker = aws.s3().deleteObject(r -> r.bucket(stack.names().bucket()).key("marked.txt")).versionId();
+
+        assertTrue(marker != null && !marker.isEmpty(), "a versioned bucket answers the delete marker's version");
+        assertTrue(aws.sqs().receiveMessage(r -> r.queueUrl(stack.ingestQueueUrl()).waitTimeSeconds(2)
+                .maxNumberOfMessages(10)).messages().stream().noneMatch(m -> m.body().contains("ObjectRemoved")),
+                "moto 5.2.5 sends no ObjectRemoved:DeleteMarkerCreated; if it starts to, the tests can use it");
     }
 
     private static String putAndAwait(Emulators aws, Deployment stack, String key) {
