@@ -56,12 +56,14 @@ public record DynamoObjectIndex(DynamoDbClient dynamoDb, String table, Backoff b
             set.append(name).append(" = ").append(value).append(", ");
         }
         set.setLength(set.length() - 2);
+        // The attributes of the object that was and this observation has not (an absent object has no id).
         StringBuilder remove = new StringBuilder();
+        int removed = 0;
         for (String optional : List.of(ObjectItems.ID, RecordItems.METADATA, RecordItems.CREATE_TIME,
                 RecordItems.SIZE, ObjectItems.ETAG, ObjectItems.VERSION_ID, ObjectItems.SEQUENCER,
                 RecordItems.EXPIRES_AT)) {
             if (!attributes.containsKey(optional)) {
-                String name = "#r" + remove.length();
+                String name = "#r" + removed++;
                 names.put(name, optional);
                 remove.append(remove.isEmpty() ? " REMOVE " : ", ").append(name);
             }
