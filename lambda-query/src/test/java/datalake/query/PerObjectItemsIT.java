@@ -12,7 +12,6 @@ import datalake.dynamodb.RecordKey;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.records.Metadata;
-import datalake.records.Record;
 import datalake.records.RecordFactory;
 import java.util.ArrayList;
 import java.util.List;
