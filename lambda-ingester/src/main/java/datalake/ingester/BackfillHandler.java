@@ -1,13 +1,16 @@
 package datalake.ingester;
 
 import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.amazonaws.services.lambda.runtime.events.S3BatchEventV2;
 import com.amazonaws.services.lambda.runtime.events.S3BatchResponse;
 import com.amazonaws.services.lambda.runtime.events.S3BatchResponse.ResultCode;
 import datalake.dynamodb.ObjectEntry;
 import datalake.lambda.Environment;
 import datalake.lambda.SdkClientFactory;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,9 +30,10 @@ import java.util.Map;
  *   <li>{@code TemporaryFailure}: throttling, a 5xx, the network: S3 Batch Operations tries it again.</li>
  * </ul>
  * It is a second handler of the ingester's jar rather than a jar of its own: it runs the ingester's
- * code and nothing else.
+ * code and nothing else. It reads and writes the invocation's JSON itself ({@link S3BatchJson}), as AWS
+ * requires of Java functions for Batch Operations.
  */
-public final class BackfillHandler implements RequestHandler<S3BatchEventV2, S3BatchResponse> {
+public final class BackfillHandler implements RequestStreamHandler {
     static final String DEFAULT_FUNCTION_NAME = "lambda-backfill";
     private final Ingester ingester;
     private final Clock clock;
@@ -52,7 +56,12 @@ public final class BackfillHandler implements RequestHandler<S3BatchEventV2, S3B
     }
 
     @Override
-    public S3BatchResponse handleRequest(S3BatchEventV2 event, Context context) {
+    public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
+        S3BatchJson.writeResponse(handle(S3BatchJson.readEvent(input), context), output);
+    }
+
+    /** The tasks of one invocation, followed, and their results. */
+    public S3BatchResponse handle(S3BatchEventV2 event, Context context) {
         List<S3BatchEventV2.Task> tasks = event.getTasks() == null ? List.of() : event.getTasks();
         List<ObjectEvent> objects = new ArrayList<>(tasks.size());
         Map<String, String> unreadable = new HashMap<>();

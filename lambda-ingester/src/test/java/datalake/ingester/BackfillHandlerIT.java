@@ -10,6 +10,12 @@ import com.amazonaws.services.lambda.runtime.events.S3BatchEventV2;
 import com.amazonaws.services.lambda.runtime.events.S3BatchResponse;
 import com.amazonaws.services.lambda.runtime.events.S3BatchResponse.ResultCode;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import datalake.dynamodb.ObjectEntry;
 import datalake.emulators.Deployment;
 import datalake.emulators.Emulators;
@@ -28,15 +34,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The backfill function on the event S3 Batch Operations sends (invocation schema 2.0, the shape of
- * events/ingester/batch/s3-batch-v2.json, keys URL-encoded as manifests hold them), against moto and
- * DynamoDB Local, configured as template.yaml configures it.
+ * events/ingester/batch/s3-batch-v2.json, keys URL-encoded as manifests hold them), as JSON in and JSON
+ * out through its stream handler, against moto and DynamoDB Local, configured as template.yaml configures it.
  */
 @ExtendWith(EmulatorsExtension.class)
 class BackfillHandlerIT {
     private static final Emulators AWS = Emulators.shared();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
-    void eachTaskOfTheManifestIsFollowedAndAnsweredWithItsResultCode() {
+    void eachTaskOfTheManifestIsFollowedAndAnsweredWithItsResultCode() throws Exception {
         try (IngesterHarness s = IngesterHarness.create(AWS, "batch-operations", Deployment.Options.defaults())) {
             // given objects already in the bucket: two datalake files (one with '+' and a space in its key),
             // one without metadata, one with invalid metadata, and a key listed in the manifest but gone
@@ -51,15 +58,14 @@ class BackfillHandlerIT {
             List<String> keys = new ArrayList<>(objects.keySet());
             keys.add("2024/05/14/gone.log");
 
-            // and the event S3 Batch Operations sends for them
-            S3BatchEventV2 event = EventLoader.loadS3BatchEventV2("events/batch/s3-batch-v2.json");
-            S3BatchEventV2.Task template = event.getTasks().get(0);
-            List<S3BatchEventV2.Task> tasks = new ArrayList<>();
+            // and the event S3 Batch Operations sends for them (the fixture's shape, these tasks)
+            ObjectNode event = (ObjectNode) JSON.readTree(TestFiles.event("batch/s3-batch-v2.json"));
+            ArrayNode tasks = event.putArray("tasks");
             for (int i = 0; i < keys.size(); i++) {
-                tasks.add(new S3BatchEventV2.Task("task-" + i, URLEncoder.encode(keys.get(i), StandardCharsets.UTF_8),
-                        template.getS3VersionId(), s.bucket()));
+                tasks.addObject().put("taskId", "task-" + i)
+                        .put("s3Key", URLEncoder.encode(keys.get(i), StandardCharsets.UTF_8))
+                        .putNull("s3VersionId").put("s3Bucket", s.bucket());
             }
-            event.setTasks(tasks);
 
             // when the function handles it
             Map<String, String> env = new HashMap<>(s.deployment.environment());
@@ -67,27 +73,29 @@ class BackfillHandlerIT {
             env.remove("DATALAKE_DLQ_URL");
             env.remove("DATALAKE_REPORT_TOPIC_ARN");
             IngesterConfig config = IngesterConfig.forBackfill(Environment.of(env));
-            S3BatchResponse response;
+            ByteArrayOutputStream answer = new ByteArrayOutputStream();
             try (Ingester ingester = Ingester.forAws(config, new IngesterClients(s.backend.s3(), s.backend.dynamoDb(),
                     null, null)).telemetry(Telemetry.discarding()).build()) {
-                response = new BackfillHandler(ingester, Clock.systemUTC()).handleRequest(event, null);
+                new BackfillHandler(ingester, Clock.systemUTC()).handleRequest(
+                        new ByteArrayInputStream(JSON.writeValueAsBytes(event)), answer, null);
             }
 
-            // then the answer follows the schema, one result per task
-            assertEquals("2.0", response.getInvocationSchemaVersion());
-            assertEquals(event.getInvocationId(), response.getInvocationId());
-            assertEquals(ResultCode.PermanentFailure, response.getTreatMissingKeysAs());
-            Map<String, S3BatchResponse.Result> results = new HashMap<>();
-            response.getResults().forEach(r -> results.put(r.getTaskId(), r));
+            // then the answer is the JSON Batch Operations reads: the schema, one result per task
+            JsonNode response = JSON.readTree(answer.toByteArray());
+            assertEquals("2.0", response.path("invocationSchemaVersion").asText());
+            assertEquals(event.path("invocationId").asText(), response.path("invocationId").asText());
+            assertEquals("PermanentFailure", response.path("treatMissingKeysAs").asText());
+            Map<String, JsonNode> results = new HashMap<>();
+            response.path("results").forEach(r -> results.put(r.path("taskId").asText(), r));
             assertEquals(keys.size(), results.size());
-            assertEquals(ResultCode.Succeeded, results.get("task-0").getResultCode());
-            assertEquals(ResultCode.Succeeded, results.get("task-1").getResultCode());
-            assertEquals(ResultCode.Succeeded, results.get("task-2").getResultCode());
-            assertTrue(results.get("task-2").getResultString().contains("no datalake metadata"));
-            assertEquals(ResultCode.PermanentFailure, results.get("task-3").getResultCode());
-            assertTrue(results.get("task-3").getResultString().startsWith("InvalidMetadata"));
-            assertEquals(ResultCode.Succeeded, results.get("task-4").getResultCode());
-            assertTrue(results.get("task-4").getResultString().contains("not in the bucket"));
+            assertEquals("Succeeded", results.get("task-0").path("resultCode").asText());
+            assertEquals("Succeeded", results.get("task-1").path("resultCode").asText());
+            assertEquals("Succeeded", results.get("task-2").path("resultCode").asText());
+            assertTrue(results.get("task-2").path("resultString").asText().contains("no datalake metadata"));
+            assertEquals("PermanentFailure", results.get("task-3").path("resultCode").asText());
+            assertTrue(results.get("task-3").path("resultString").asText().startsWith("InvalidMetadata"));
+            assertEquals("Succeeded", results.get("task-4").path("resultCode").asText());
+            assertTrue(results.get("task-4").path("resultString").asText().contains("not in the bucket"));
             // and the index holds the two files, with their per-object entries, and the latest table
             assertEquals(3, s.records().size());
             assertEquals(2, s.recordsOf("2024/05/14/plain.log").size());
@@ -113,7 +121,7 @@ class BackfillHandlerIT {
             S3BatchResponse response;
             try (Ingester ingester = Ingester.forAws(config, new IngesterClients(s.backend.s3(), dynamoDb, null, null))
                     .telemetry(Telemetry.discarding()).build()) {
-                response = new BackfillHandler(ingester, Clock.systemUTC()).handleRequest(event, null);
+                response = new BackfillHandler(ingester, Clock.systemUTC()).handle(event, null);
             }
 
             assertEquals(ResultCode.TemporaryFailure, response.getResults().get(0).getResultCode());
