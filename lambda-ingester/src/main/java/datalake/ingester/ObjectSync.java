@@ -47,8 +47,6 @@ final class ObjectSync {
     static final int MAX_REPAIR_ROUNDS = 4;
     /** How long the entry of a removed object is kept: far longer than any handler's observation is in flight. */
     static final long TOMBSTONE_SECONDS = 7 * 86_400L;
-    /** How far back the day buckets are read for a latest-table entry whose file left the index. */
-    static final int LATEST_LOOKBACK_DAYS = 90;
 
     private final ObjectStore objects;
     private final RecordsTable records;
@@ -56,6 +54,7 @@ final class ObjectSync {
     private final LatestTable latest;
     private final RecordFactory factory;
     private final Concurrency concurrency;
+    private final LatestUpkeep latestUpkeep;
     private final Clock clock;
 
     ObjectSync(ObjectStore objects, RecordsTable records, ObjectIndex index, LatestTable latest, RecordFactory factory,
@@ -66,6 +65,7 @@ final class ObjectSync {
         this.latest = latest;
         this.factory = factory;
         this.concurrency = new Concurrency(executor);
+        this.latestUpkeep = latest == null ? null : new LatestUpkeep(latest, records, factory, concurrency, clock);
         this.clock = clock;
     }
 
@@ -75,10 +75,12 @@ final class ObjectSync {
         concurrency.each(batch, o -> observe(o, buckets), (o, f) -> o.fail(f));
         writeRecords(batch, deadline);
         concurrency.each(batch, this::removeStale, (o, f) -> o.fail(f));
-        offerLatest(batch);
+        if (latest != null) {
+            latestUpkeep.offer(batch);
+        }
         check(batch, deadline);
         if (latest != null) {
-            concurrency.each(batch, this::tidyLatest, (o, f) -> o.fail(f));
+            concurrency.each(batch, latestUpkeep::tidy, (o, f) -> o.fail(f));
         }
     }
 
@@ -253,79 +255,6 @@ final class ObjectSync {
         o.finishedAt = clock.millis();
     }
 
-    // ---------------------------------------------------------------- latest table
-
-    /** Offers the newest file of each what:where among the objects indexed here. */
-    private void offerLatest(List<BatchObject> batch) {
-        if (latest == null) {
-            return;
-        }
-        List<BatchObject> written = new ArrayList<>();
-        for (BatchObject object : batch) {
-            if (object.indexed()) {
-                written.add(object);
-            }
-        }
-        written.sort(BatchObject.LATER_LAST);
-        Map<String, BatchObject> newest = new LinkedHashMap<>();
-        for (BatchObject object : written) {
-            Record candidate = object.records.get(0);
-            newest.merge(candidate.whatWhereKey().toString(), object,
-                    (kept, next) -> kept.records.get(0).isNewerThan(candidate) ? kept : next);
-        }
-        concurrency.each(new ArrayList<>(newest.values()), o -> {
-            o.latestTaken = latest.offer(o.records.get(0));
-            o.finishedAt = clock.millis();
-        }, (o, f) -> o.fail(f));
-    }
-
-    /**
-     * An entry that names this object in a state it no longer has (removed, overwritten, or written by a
-     * handler a later one superseded) is replaced by the newest file of the day buckets, or removed.
-     */
-    private void tidyLatest(BatchObject o) {
-        if (!o.committed() || transientlyFailed(o)) {
-            return;
-        }
-        ObjectEntry now = o.superseded != null ? o.superseded : o.entry;
-        ObjectEntry previous = o.previous();
-        Map<String, Record> suspects = new LinkedHashMap<>();
-        if (previous != null && previous.indexed()) {
-            Record old = previous.records(factory).get(0);
-            suspects.put(old.whatWhereKey().toString(), old);
-        }
-        boolean mayHoldOurs = o.superseded != null || (previous != null && previous.indexed() && !Boolean.TRUE.equals(o.latestTaken));
-        if (o.state == State.INDEXED && o.records != null && mayHoldOurs) {
-            suspects.putIfAbsent(o.records.get(0).whatWhereKey().toString(), o.records.get(0));
-        }
-        for (Record suspect : suspects.values()) {
-            Record current = latest.current(suspect.whatWhereKey());
-            if (current == null || !current.url().equals(o.entry.url()) || now.indexed() && sameFile(current, now)) {
-                continue;
-            }
-            long newestBucket = current.bucket();
-            if (now.indexed() && now.metadata().what().equals(current.metadata().what())
-                    && now.metadata().where().equals(current.metadata().where())) {
-                newestBucket = Math.max(newestBucket, now.records(factory).get(0).bucket());
-            }
-            Record replacement = records.newest(current.metadata().what(), current.metadata().where(), newestBucket,
-                    newestBucket - LATEST_LOOKBACK_DAYS);
-            if (replacement == null || !sameFile(replacement, current)) {
-                latest.replace(current, replacement);
-            }
-        }
-        o.finishedAt = clock.millis();
-    }
-
-    private static boolean sameFile(Record record, ObjectEntry entry) {
-        return record.url().equals(entry.url()) && record.createTime() == entry.createTime()
-                && record.metadata().equals(entry.metadata());
-    }
-
-    private static boolean sameFile(Record a, Record b) {
-        return a.url().equals(b.url()) && a.createTime() == b.createTime() && a.metadata().equals(b.metadata());
-    }
-
     // ---------------------------------------------------------------- check and repair
 
     /** Reads back every committed entry; aligns the keys of those a later commit superseded. */
@@ -412,7 +341,7 @@ final class ObjectSync {
                 + " SQS delivers the message again."));
     }
 
-    private static boolean transientlyFailed(BatchObject o) {
+    static boolean transientlyFailed(BatchObject o) {
         Failure failure = o.failure;
         return failure != null && !failure.permanent();
     }
