@@ -2,21 +2,16 @@ package datalake.tools;
 
 import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.RecordKey;
-import datalake.ingester.Deadline;
 import datalake.ingester.DynamoLatestTable;
 import datalake.ingester.DynamoObjectIndex;
 import datalake.ingester.DynamoRecordsTable;
-import datalake.ingester.Followed;
 import datalake.ingester.Ingester;
-import datalake.ingester.ObjectEvent;
 import datalake.ingester.ObjectStore;
 import datalake.ingester.StoredObject;
-import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Metadata;
 import datalake.records.MetadataParser;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
-import datalake.records.TimeBuckets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,7 +19,6 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -42,10 +36,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Compares a bucket (every object under a prefix, HEADed for its metadata) with the index (the records
- * table and the latest table) and names the drift; with {@code fix}, repairs each finding through the
- * ingester's own code path ({@link Ingester#follow}), then deletes what that path cannot know of
- * (records of the object's URL outside its per-object item: planted, or written before per-object
- * items existed) and replaces latest-table entries that name a file no longer indexed.
+ * table and the latest table) and names the drift; with {@code fix}, repairs each finding
+ * ({@link DriftRepair}: the ingester's own code path, then what that path cannot know of).
  */
 final class Reconcile {
     /** The kinds of drift, in the order the counts line gives them. */
@@ -95,13 +87,12 @@ final class Reconcile {
 
     private final S3Client s3;
     private final ObjectStore store;
-    private final Ingester ingester;
     private final DynamoRecordsTable recordsTable;
-    private final DynamoObjectIndex objectIndex;
     private final DynamoLatestTable latestTable;
     private final RecordFactory factory;
     private final Clock clock;
     private final int concurrency;
+    private final DriftRepair repair;
     final AtomicLong listed = new AtomicLong();
     final AtomicLong checked = new AtomicLong();
     volatile String phase = "reading the index";
@@ -111,13 +102,12 @@ final class Reconcile {
             int concurrency) {
         this.s3 = s3;
         this.store = store;
-        this.ingester = ingester;
         this.recordsTable = recordsTable;
-        this.objectIndex = objectIndex;
         this.latestTable = latestTable;
         this.factory = factory;
         this.clock = clock;
         this.concurrency = concurrency;
+        this.repair = new DriftRepair(ingester, recordsTable, objectIndex, latestTable, clock);
     }
 
     String progressLine() {
@@ -192,7 +182,7 @@ final class Reconcile {
             phase = "fixing";
             for (Finding finding : sorted) {
                 try {
-                    fix(finding, target, allRecords.get(finding.url()), index.latest);
+                    repair.fix(finding, target, allRecords.get(finding.url()), index.latest);
                     fixed++;
                 } catch (RuntimeException e) {
                     unfixed.add(finding.url() + ": " + e.getMessage());
@@ -284,64 +274,6 @@ final class Reconcile {
             }
         }
         return null;
-    }
-
-    /** Repairs one finding; throws why it could not. */
-    private void fix(Finding finding, Target target, IndexSnapshot.Stored stored, List<Record> latestEntries) {
-        if (finding.drift() == Drift.STALE_LATEST) {
-            for (Record entry : latestEntries) {
-                if (entry.url().equals(finding.url())) {
-                    retire(entry);
-                }
-            }
-            return;
-        }
-        String key = finding.url().substring(("s3://" + target.bucket() + "/").length());
-        List<Followed> outcome = ingester.follow(List.of(new ObjectEvent(target.bucket(), key, "Reconcile", null)),
-                Deadline.after(clock, Duration.ofSeconds(60)));
-        Followed followed = outcome.get(0);
-        if (followed.failure() != null && !followed.failure().permanent()) {
-            throw new IllegalStateException(followed.failure().message());
-        }
-        if (stored == null) {
-            return;
-        }
-        // Records of this URL the per-object item does not know (planted, or written before it existed).
-        Set<RecordKey> wanted = new HashSet<>();
-        ObjectEntry now = followed.indexed() ? objectIndex.read(List.of(finding.url())).get(finding.url()) : null;
-        if (now != null) {
-            wanted.addAll(now.recordKeys());
-        }
-        Set<RecordKey> stray = new LinkedHashSet<>(stored.keys());
-        stray.removeAll(wanted);
-        if (!stray.isEmpty()) {
-            objectIndex.removeRecords(finding.url(), stray);
-            Set<String> whatWheres = new HashSet<>();
-            stored.records().stream().filter(r -> stray.contains(RecordKey.of(r)))
-                    .forEach(r -> whatWheres.add(r.whatWhereKey().toString()));
-            for (String whatWhere : whatWheres) {
-                Record current = latestTable == null ? null : latestTable.current(WhatWhereKey.parse(whatWhere));
-                boolean currentFile = now != null && now.indexed() && current != null
-                        && current.createTime() == now.createTime() && current.metadata().equals(now.metadata());
-                if (current != null && current.url().equals(finding.url()) && !currentFile) {
-                    retire(current);
-                }
-            }
-        }
-    }
-
-    /** Replaces a latest-table entry with the newest file of the day buckets, or removes it. */
-    private void retire(Record entry) {
-        if (latestTable == null) {
-            return;
-        }
-        long newest = TimeBuckets.bucketOf(entry.metadata().start());
-        Record replacement = recordsTable.newest(entry.metadata().what(), entry.metadata().where(), newest, newest - 90);
-        if (replacement != null && replacement.url().equals(entry.url()) && replacement.createTime() == entry.createTime()
-                && replacement.metadata().equals(entry.metadata())) {
-            return;
-        }
-        latestTable.replace(entry, replacement);
     }
 
     private static <T> T get(Future<T> future) {

@@ -1,0 +1,102 @@
+package datalake.tools;
+
+import datalake.dynamodb.ObjectEntry;
+import datalake.dynamodb.RecordKey;
+import datalake.ingester.Deadline;
+import datalake.ingester.DynamoLatestTable;
+import datalake.ingester.DynamoObjectIndex;
+import datalake.ingester.DynamoRecordsTable;
+import datalake.ingester.Followed;
+import datalake.ingester.Ingester;
+import datalake.ingester.ObjectEvent;
+import datalake.records.Keys.WhatWhereKey;
+import datalake.records.Record;
+import datalake.records.TimeBuckets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The repair of one drift ({@code scripts/reconcile.sh --fix}): the object followed through the
+ * ingester's code path ({@link Ingester#follow}), then the records of its URL that its per-object item
+ * does not know deleted (conditionally on the URL), and latest-table entries naming a file no longer
+ * indexed replaced by the newest file of the day buckets, or removed.
+ */
+final class DriftRepair {
+    private final Ingester ingester;
+    private final DynamoRecordsTable recordsTable;
+    private final DynamoObjectIndex objectIndex;
+    private final DynamoLatestTable latestTable;
+    private final Clock clock;
+
+    DriftRepair(Ingester ingester, DynamoRecordsTable recordsTable, DynamoObjectIndex objectIndex,
+            DynamoLatestTable latestTable, Clock clock) {
+        this.ingester = ingester;
+        this.recordsTable = recordsTable;
+        this.objectIndex = objectIndex;
+        this.latestTable = latestTable;
+        this.clock = clock;
+    }
+
+    /** Repairs one finding; throws why it could not. */
+    void fix(Reconcile.Finding finding, Target target, IndexSnapshot.Stored stored, List<Record> latestEntries) {
+        if (finding.drift() == Reconcile.Drift.STALE_LATEST) {
+            for (Record entry : latestEntries) {
+                if (entry.url().equals(finding.url())) {
+                    retire(entry);
+                }
+            }
+            return;
+        }
+        String key = finding.url().substring(("s3://" + target.bucket() + "/").length());
+        List<Followed> outcome = ingester.follow(List.of(new ObjectEvent(target.bucket(), key, "Reconcile", null)),
+                Deadline.after(clock, Duration.ofSeconds(60)));
+        Followed followed = outcome.get(0);
+        if (followed.failure() != null && !followed.failure().permanent()) {
+            throw new IllegalStateException(followed.failure().message());
+        }
+        if (stored == null) {
+            return;
+        }
+        // Records of this URL the per-object item does not know (planted, or written before it existed).
+        Set<RecordKey> wanted = new HashSet<>();
+        ObjectEntry now = followed.indexed() ? objectIndex.read(List.of(finding.url())).get(finding.url()) : null;
+        if (now != null) {
+            wanted.addAll(now.recordKeys());
+        }
+        Set<RecordKey> stray = new LinkedHashSet<>(stored.keys());
+        stray.removeAll(wanted);
+        if (!stray.isEmpty()) {
+            objectIndex.removeRecords(finding.url(), stray);
+            Set<String> whatWheres = new HashSet<>();
+            stored.records().stream().filter(r -> stray.contains(RecordKey.of(r)))
+                    .forEach(r -> whatWheres.add(r.whatWhereKey().toString()));
+            for (String whatWhere : whatWheres) {
+                Record current = latestTable == null ? null : latestTable.current(WhatWhereKey.parse(whatWhere));
+                boolean currentFile = now != null && now.indexed() && current != null
+                        && current.createTime() == now.createTime() && current.metadata().equals(now.metadata());
+                if (current != null && current.url().equals(finding.url()) && !currentFile) {
+                    retire(current);
+                }
+            }
+        }
+    }
+
+    /** Replaces a latest-table entry with the newest file of the day buckets, or removes it. */
+    private void retire(Record entry) {
+        if (latestTable == null) {
+            return;
+        }
+        long newest = TimeBuckets.bucketOf(entry.metadata().start());
+        Record replacement = recordsTable.newest(entry.metadata().what(), entry.metadata().where(), newest, newest - 90);
+        if (replacement != null && replacement.url().equals(entry.url()) && replacement.createTime() == entry.createTime()
+                && replacement.metadata().equals(entry.metadata())) {
+            return;
+        }
+        latestTable.replace(entry, replacement);
+    }
+
+}
