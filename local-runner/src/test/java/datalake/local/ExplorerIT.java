@@ -129,6 +129,7 @@ class ExplorerIT {
         assertEquals(Long.toString(first + GAP_TO * HOUR), gaps.get(0).getDomAttribute("data-end"));
         assertTrue(one("#coverage-summary").getText().startsWith(HOURS + " hours, 1 gap"), one("#coverage-summary").getText());
         browser.await(d -> all("#files tbody tr").size() == 100);
+        ((org.openqa.selenium.JavascriptExecutor) browser.driver).executeScript("document.activeElement.blur()");
         browser.screenshot(Path.of("target", "explorer.png"));
     }
 
