@@ -169,6 +169,21 @@ class ExplorerIT {
         assertTrue(file.uri().toString().startsWith(runner.s3 + "/"), "served by S3 through the presigned link: " + file.uri());
     }
 
+    @Test
+    @Order(5)
+    void aWorkIdSearchListsItsFilesWithoutATimeline() {
+        for (String field : List.of("#q-what", "#q-where", "#q-start", "#q-end")) {
+            one(field).clear();
+        }
+        one("#q-what").sendKeys("job-output");
+        one("#q-work-id").sendKeys(DemoData.WORK_ID + Keys.ENTER);
+
+        browser.await(d -> one("#files-summary").getText().equals("page 1: 2 files"));
+        assertEquals(2, all("#files tbody tr").size());
+        assertTrue(all("#files tbody tr").stream().allMatch(r -> r.getText().contains(DemoData.WORK_ID)));
+        assertTrue(!one("#coverage-section").isDisplayed(), "a work_id has no time range to draw");
+    }
+
     private List<String> ids() {
         return all("#files tbody tr").stream().map(r -> r.getDomAttribute("data-id")).toList();
     }
