@@ -1,0 +1,16 @@
+package datalake.emulators;
+
+/**
+ * A file a local {@link HttpApiServer} serves beside the API (the explorer page): API Gateway serves
+ * no such thing, and the deployed function never does either.
+ */
+public record StaticFile(String contentType, byte[] body) {
+    public StaticFile {
+        body = body.clone();
+    }
+
+    @Override
+    public byte[] body() {
+        return body.clone();
+    }
+}
