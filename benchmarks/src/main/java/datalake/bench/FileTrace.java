@@ -142,7 +142,8 @@ final class FileTrace {
 
     /** Every file's trace by id, and what notes the times on the way. */
     static final class Registry {
-        private static final Pattern KEY = Pattern.compile("\"key\"\\s*:\\s*\"([^\"/]+)/data\"");
+        /** The object key in an S3 event (form-URL-encoded there: moto writes the slash as %2F). */
+        private static final Pattern KEY = Pattern.compile("\"key\"\\s*:\\s*\"([^\"/%]+)(?:/|%2F)data\"");
         private final Map<String, FileTrace> byId = new ConcurrentHashMap<>();
         private final long epochMillisBase = System.currentTimeMillis();
         private final long nanoBase = System.nanoTime();
