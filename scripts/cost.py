@@ -259,7 +259,8 @@ def main():
     ]
 
     print(f"datalake costs in {args.region}, on-demand prices, no free tier; "
-          f"{'figures from ' + args.bench if measured else 'default figures (no bench.json given)'}")
+          f"{'measured figures from ' + args.bench if args.bench and measured else 'default figures'}"
+          f"{' with --set ' + ' '.join(args.set) if args.set else ''}")
     print("assumptions:")
     for name in ASSUMPTIONS:
         origin = f" [measured: {measured[name]}]" if name in measured else ""
