@@ -75,7 +75,7 @@ ASSUMPTIONS = {
     "files_per_batch": (10, "IngestBatchSize (a full batch; the 1 s batching window fills it above 10 files/s)"),
     "call_ms": (5, "an in-region AWS call's round trip, added to every call in the benchmark"),
     "records_per_file": (1.0, "day buckets a file spans on average (1 for files inside one UTC day)"),
-    "record_item_kb": (0.4, "a record item (keys, url, times, size, metadata of ~10 short fields): under 1 KB, so 1 WRU"),
+    "record_item_kb": (0.5, "a record item: 307 B (the benchmark's files) to 526 B (long names), by DynamoDB's size rules on RecordItems.toItem: under 1 KB, so 1 WRU"),
     "gsi_writes_per_record": (1, "work-id-index projects ALL: each record write is one more GSI write"),
     "latest_offers_per_file": (1.0, "latest-table PutItems per file: one per what:where per batch; 1.0 when every file of a batch is a feed of its own (at most), 0.1 for one feed"),
     "per_object_items_per_file": (1, "the per-object item of issue 13 (URL, id, record keys), one conditional write per file"),
