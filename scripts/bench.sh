@@ -117,7 +117,8 @@ fi
 
 if wants jvm; then
   echo "== 6. the ingester's JVM: C1 only against full tiered compilation, warm, 5 ms per AWS call"
-  if $quick; then jv=(--rounds 1 --warmup 300 --batches 300); else jv=(--rounds 3 --warmup 1000 --batches 1000); fi
+  # C2 is still compiling after 10,000 files: 30,000 files of warm-up before the measured ones.
+  if $quick; then jv=(--rounds 1 --warmup 300 --batches 300); else jv=(--rounds 1 --warmup 3000 --batches 1000); fi
   (cd benchmarks && "${java[@]}" -cp "$bench_classpath" datalake.bench.IngesterJvmBenchmark \
     --compare "c1|-XX:+TieredCompilation -XX:TieredStopAtLevel=1 -XX:+UseSerialGC" \
     --compare "tiered|-XX:+TieredCompilation -XX:TieredStopAtLevel=4 -XX:+UseSerialGC" \

@@ -13,7 +13,7 @@ jvm_* figures: the handler's wall time per batch of 10 with 5 ms per AWS call, a
 one CPU), scaled to the CPU share of the template's memory size; a figure missing from the run is
 replaced by the default below, and the output says so.
 
-usage: scripts/cost.py [--region us-east-1] [--bench target/bench.json or target/bench/] [--jvm c1|tiered] [--json FILE]
+usage: scripts/cost.py [--region us-east-1] [--bench target/bench.json or target/bench/] [--jvm tiered|c1] [--json FILE]
                        [--set name=value ...]    (any assumption or price below, by name)
 """
 import argparse
@@ -87,8 +87,8 @@ ASSUMPTIONS = {
     "upload_topic_publishers": (1, "S3 is the one publisher of the upload topic"),
     "report_topic_publishers": (1, "the ingester's role publishes the reports"),
     # Measured elsewhere, defaults for a run without them (docs/PERFORMANCE.md):
-    "batch_wall_ms": (38.0, "the handler's wall time per batch of 10, warm, 5 ms per call (IngesterJvmBenchmark)"),
-    "batch_cpu_ms": (13.5, "the ingester process's CPU per batch of 10, warm (IngesterJvmBenchmark)"),
+    "batch_wall_ms": (36.4, "the handler's wall time per batch of 10, warm, 5 ms per call, full tiered (IngesterJvmBenchmark)"),
+    "batch_cpu_ms": (6.4, "the ingester process's CPU per batch of 10 after 30,000 files, full tiered (IngesterJvmBenchmark)"),
     "per_object_item_ms": (5.0, "the per-object item's conditional write: one more round of calls per batch (issue 13)"),
     "query_1d_ms": (6.95, "1-day query, median, 5 ms per DynamoDB call (QueryBenchmark)"),
     "query_30d_ms": (13.78, "30-day query, median, 5 ms per call"),
@@ -148,7 +148,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--region", default="us-east-1", choices=sorted(PRICES))
     parser.add_argument("--bench", default=None, help="target/bench.json of a scripts/bench.sh run")
-    parser.add_argument("--jvm", default="c1", help="which JVM setting's ingester figures to use (c1, tiered)")
+    parser.add_argument("--jvm", default="tiered",
+                        help="which JVM setting's ingester figures to use: tiered (the template's, docs/DESIGN.md) or c1")
     parser.add_argument("--json", default=None, help="write the figures here as JSON")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
