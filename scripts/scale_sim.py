@@ -13,7 +13,7 @@ computes, for each scale:
 Deterministic (seeded); every assumption is an option and is printed.
 
 usage: scripts/scale_sim.py [--seed 1] [--whats 40] [--zipf 1.3] [--peak-factor 2.5] [--burst 20]
-                            [--work-id-share 0.6] [--job-files 200] [--job-seconds 60] [--batch-ms 52.8]
+                            [--work-id-share 0.6] [--job-files 200] [--job-seconds 60] [--batch-ms 46.1]
 """
 import argparse
 import math
@@ -92,7 +92,7 @@ def query_100_days(files_per_day, args):
     """A 100-day time query of one WHERE of the top WHAT: its first page, and reading it all."""
     shares = zipf_shares(args.whats, args.zipf)
     per_where_day = files_per_day * shares[0] / args.wheres
-    item_kb = 0.4
+    item_kb = 0.5  # a record item, 307 to 526 bytes (docs/COSTS.md)
     # First page: the pager reads each bucket's share (at least 10 items, one Query per bucket, each
     # rounded up to 4 KB, eventually consistent = half a unit per 4 KB), 32 buckets at a time.
     first_page_rru = 100 * math.ceil(min(per_where_day, 10) * item_kb / 4) * 0.5 + math.ceil(100 * item_kb / 4) * 0.5
@@ -124,7 +124,7 @@ def main():
     parser.add_argument("--job-files", type=float, default=200, help="mean files of one work_id (Pareto, alpha 1.5)")
     parser.add_argument("--job-seconds", type=float, default=60, help="seconds over which a job's files arrive")
     parser.add_argument("--job-rate", type=float, default=500, help="the most files one job uploads a second")
-    parser.add_argument("--batch-ms", type=float, default=52.8, help="billed ms of an ingest batch of 10 (scripts/cost.py)")
+    parser.add_argument("--batch-ms", type=float, default=46.1, help="billed ms of an ingest batch of 10 (scripts/cost.py)")
     parser.add_argument("--max-concurrency", type=int, default=10, help="the template's IngestMaxConcurrency")
     args = parser.parse_args()
     rng = random.Random(args.seed)
