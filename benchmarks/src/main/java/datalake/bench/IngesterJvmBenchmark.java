@@ -105,7 +105,7 @@ public final class IngesterJvmBenchmark {
                 double[] values = entry.getValue().stream().mapToDouble(r -> r.get(figure)).sorted().toArray();
                 double median = values[values.length / 2];
                 json.append(json.length() > 1 ? "," : "").append("\"jvm_").append(label).append('_').append(figure)
-                        .append("\":").append(BenchStats.number(median));
+                        .append("\":").append(String.format(Locale.ROOT, "%.3f", median));
                 System.out.printf(Locale.ROOT, "    %-10s %-28s %10.3f  (%s)%n", label, figure, median,
                         Arrays.stream(values).mapToObj(v -> String.format(Locale.ROOT, "%.3f", v))
                                 .reduce((a, b) -> a + " " + b).orElse(""));
