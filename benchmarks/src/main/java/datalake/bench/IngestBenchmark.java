@@ -48,6 +48,11 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * goes: this JVM (the ingester, plus the pollers' receive/delete, which Lambda's event source mapping
  * does in AWS), moto (python), DynamoDB Local.
  *
+ * <p>The ingester runs in this JVM, so the JVM's flags are the ingester's: scripts/bench.sh gives it the
+ * template's JAVA_TOOL_OPTIONS for the ingester and the serial GC Lambda uses. The CPU of this JVM is
+ * also read per kind of thread (JIT compilers, GC, the ingesters' pools), and this thread's polling of
+ * the table is the benchmark's, counted apart.
+ *
  * <p>usage: IngestBenchmark [--files N] [--pollers N] [--backlog N] [--clock-ticks N] [--json F]
  */
 public final class IngestBenchmark {
