@@ -75,10 +75,14 @@ final class BenchStack implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         moto.close();
         dynamoProcess.destroy();
-        dynamoProcess.waitFor(10, TimeUnit.SECONDS);
+        try {
+            dynamoProcess.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static int freePort() throws IOException {

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.DelayQueue;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.core.interceptor.Context.AfterExecution;
@@ -42,7 +43,7 @@ final class FileTrace {
     private volatile long writeAck;
     private volatile long writeCall;
     private volatile long queryAnswered;
-    private volatile long missedProbes;
+    private final AtomicLong missedProbes = new AtomicLong();
     /** The files of the invocation that first handled this one: their HEADs run together, 8 at a time. */
     private volatile List<FileTrace> batch = List.of();
 
@@ -70,7 +71,7 @@ final class FileTrace {
     }
 
     void missedProbe() {
-        missedProbes++;
+        missedProbes.incrementAndGet();
     }
 
     boolean answered() {
@@ -78,7 +79,7 @@ final class FileTrace {
     }
 
     long missedProbes() {
-        return missedProbes;
+        return missedProbes.get();
     }
 
     double totalMillis() {

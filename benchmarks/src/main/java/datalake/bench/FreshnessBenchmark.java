@@ -99,12 +99,10 @@ public final class FreshnessBenchmark {
             QueryApi api = QueryApi.forAws(QueryConfig.of(bench.names.recordsTable(), bench.names.bucket()),
                     new QueryClients(Emulators.clientsFor(bench.dynamoEndpoint).build(DynamoDbClient.builder()),
                             bench.s3, Emulators.presignerFor(bench.moto.endpoint())));
-            List<Thread> probers = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
-                Thread prober = new Thread(() -> probe(api, probes, traces), "bench-prober-" + i);
-                prober.setDaemon(true);
+                Thread prober = new Thread(() -> probe(api, probes), "bench-prober-" + i);
+                prober.setDaemon(true); // they stop with the JVM
                 prober.start();
-                probers.add(prober);
             }
             ExecutorService putters = Executors.newFixedThreadPool(8);
             out.printf(Locale.ROOT, "freshness: %d pollers (batches of 10, no batching window), %d cores; JVM flags: %s%n",
@@ -200,7 +198,7 @@ public final class FreshnessBenchmark {
     }
 
     /** Asks the query API for each written file until it answers with it; every 2 ms while it does not. */
-    private static void probe(QueryApi api, DelayQueue<FileTrace.Probe> probes, FileTrace.Registry traces) {
+    private static void probe(QueryApi api, DelayQueue<FileTrace.Probe> probes) {
         while (true) {
             FileTrace.Probe probe;
             try {

@@ -123,8 +123,8 @@ public final class IngesterJvmBenchmark {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 if (line.startsWith("RESULT ")) {
                     figures = new LinkedHashMap<>();
-                    for (String pair : line.substring(7).split(" ")) {
-                        String[] kv = pair.split("=");
+                    for (String pair : line.substring(7).trim().split(" +", -1)) {
+                        String[] kv = pair.split("=", 2);
                         figures.put(kv[0], Double.parseDouble(kv[1]));
                     }
                 }
@@ -221,7 +221,7 @@ public final class IngesterJvmBenchmark {
     /** This process's CPU time (all threads, JIT and GC included), from /proc/self/stat, in nanoseconds. */
     private static long processCpuNanos() throws IOException {
         String stat = Files.readString(Path.of("/proc/self/stat"));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ", -1);
         return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10_000_000L;
     }
 }

@@ -36,7 +36,7 @@ record JvmThreadCpu(Map<Kind, Long> ticks) {
                 try {
                     String stat = Files.readString(task.resolve("stat"));
                     String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ", -1);
                     ticks.merge(kindOf(name), Long.parseLong(fields[11]) + Long.parseLong(fields[12]), Long::sum);
                 } catch (NoSuchFileException ended) {
                     // the thread ended between the listing and the read

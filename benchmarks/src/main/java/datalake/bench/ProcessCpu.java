@@ -41,7 +41,7 @@ record ProcessCpu(long self, long moto, long dynamo) {
             return 0;
         }
         String text = Files.readString(stat);
-        String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ");
+        String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ", -1);
         // fields[0] is field 3 (state): utime, stime, cutime, cstime are fields 14 to 17.
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]) + Long.parseLong(fields[13])
                 + Long.parseLong(fields[14]);

@@ -281,7 +281,7 @@ public final class HttpApiServer implements AutoCloseable {
     /** As API Gateway does: decoded, repeated names joined with commas. */
     static Map<String, String> queryParameters(String rawQuery) {
         Map<String, String> params = new LinkedHashMap<>();
-        for (String pair : rawQuery.split("&")) {
+        for (String pair : rawQuery.split("&", -1)) {
             if (pair.isEmpty()) {
                 continue;
             }

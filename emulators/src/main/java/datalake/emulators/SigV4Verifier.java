@@ -185,7 +185,7 @@ public final class SigV4Verifier {
         if (rawQuery == null || rawQuery.isEmpty()) {
             return parameters;
         }
-        for (String pair : rawQuery.split("&")) {
+        for (String pair : rawQuery.split("&", -1)) {
             if (pair.isEmpty()) {
                 continue;
             }

@@ -27,6 +27,7 @@ final class CoverageReader {
     }
 
     /** Files and bytes per bin, bins in time order. */
+    @SuppressWarnings("ArrayRecordComponent") // filled by read(), then only read; never compared
     record Bins(CoverageQuery query, long[] files, long[] bytes) {
         long start(int bin) {
             return (query.firstBin() + bin) * query.step().millis;

@@ -22,6 +22,7 @@ enum Route {
     static final String METHOD = "GET";
 
     private final String template;
+    @SuppressWarnings("ImmutableEnumChecker") // private, filled in the constructor, never written after
     private final String[] segments;
 
     Route(String template) {
