@@ -281,15 +281,8 @@ public final class HttpApiServer implements AutoCloseable {
     /** As API Gateway does: decoded, repeated names joined with commas. */
     static Map<String, String> queryParameters(String rawQuery) {
         Map<String, String> params = new LinkedHashMap<>();
-        for (String pair : rawQuery.split("&", -1)) {
-            if (pair.isEmpty()) {
-                continue;
-            }
-            int eq = pair.indexOf('=');
-            String name = lenientDecode(eq < 0 ? pair : pair.substring(0, eq));
-            String value = eq < 0 ? "" : lenientDecode(pair.substring(eq + 1));
-            params.merge(name, value, (a, b) -> a + "," + b);
-        }
+        QueryStrings.forEachPair(rawQuery, HttpApiServer::lenientDecode,
+                (name, value) -> params.merge(name, value, (a, b) -> a + "," + b));
         return params;
     }
 

@@ -182,18 +182,8 @@ public final class SigV4Verifier {
     /** Names and values percent-decoded, in order; the signer encodes them again as SigV4 wants. */
     static Map<String, List<String>> queryParameters(String rawQuery) {
         Map<String, List<String>> parameters = new LinkedHashMap<>();
-        if (rawQuery == null || rawQuery.isEmpty()) {
-            return parameters;
-        }
-        for (String pair : rawQuery.split("&", -1)) {
-            if (pair.isEmpty()) {
-                continue;
-            }
-            int eq = pair.indexOf('=');
-            String name = percentDecode(eq < 0 ? pair : pair.substring(0, eq));
-            String value = eq < 0 ? "" : percentDecode(pair.substring(eq + 1));
-            parameters.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
-        }
+        QueryStrings.forEachPair(rawQuery, SigV4Verifier::percentDecode,
+                (name, value) -> parameters.computeIfAbsent(name, k -> new ArrayList<>()).add(value));
         return parameters;
     }
 
