@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.OptionalLong;
+import java.util.regex.Pattern;
 
 /**
  * Time inputs as datalake-common accepts them: milliseconds since the epoch, seconds (any number
@@ -20,6 +21,8 @@ public final class Times {
     /** Years 0001 to 9999: what ISO-8601 text (and DynamoDB clients) can represent. */
     static final long MIN_MS = -62_135_596_800_000L;
     static final long MAX_MS = 253_402_300_799_999L;
+    /** A decimal number as text, as Python's {@code float()} reads it (without its inf, nan and underscores). */
+    private static final Pattern NUMBER = Pattern.compile("[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?");
 
     private Times() {
     }
@@ -34,6 +37,25 @@ public final class Times {
             return OptionalLong.empty();
         }
         return OptionalLong.of(Math.round(ms));
+    }
+
+    /**
+     * Text to milliseconds as datalake-common's {@code normalize_date} reads it: a number as text
+     * ({@code "1426809920345"}, {@code "1426809920.345"}) is that number, seconds or milliseconds as
+     * {@link #fromNumber} says; anything else is ISO-8601 ({@link #fromIso}). Empty when it is neither, or
+     * outside the years 1 to 9999.
+     */
+    public static OptionalLong fromText(String text) {
+        String t = text.strip();
+        if (NUMBER.matcher(t).matches()) {
+            return fromNumber(Double.parseDouble(t));
+        }
+        try {
+            long ms = fromIso(t);
+            return ms >= MIN_MS && ms <= MAX_MS ? OptionalLong.of(ms) : OptionalLong.empty();
+        } catch (DateTimeException | ArithmeticException notIso) {
+            return OptionalLong.empty();
+        }
     }
 
     /**
