@@ -8,10 +8,17 @@
 #   3. query: 1-day, 30-day and work_id queries and a full pagination of 10,000 files, on DynamoDB Local,
 #      raw and with a simulated 5 ms round trip per DynamoDB call;
 #   4. cold start: each deployable jar in 10 fresh JVMs with the template's JAVA_TOOL_OPTIONS;
-#   5. backfill: 10,000 objects already in a moto bucket indexed by scripts/backfill.sh's engine (BackfillIT).
-# usage: scripts/bench.sh [--quick] [--ingest-files N] [--ingest-backlog N] [--only translation,ingest,query,coldstart,backfill]
+#   5. backfill: 10,000 objects already in a moto bucket indexed by scripts/backfill.sh's engine (BackfillIT);
+#   6. freshness: upload-to-queryable latency through moto's real S3 -> SNS -> SQS, at 20 files/s for 2 minutes
+#      and in a burst of 500, cut into the notification, the queue, the handler (ours) and the query;
+#   7. the ingester's JVM: CPU per file and wall time per batch once warm, C1 only against full tiered
+#      compilation, through the real SDK clients with 5 ms per AWS call (no emulator), alternating;
+#   then scripts/cost.py turns the figures into dollars (per million files, queries, records).
+# usage: scripts/bench.sh [--quick] [--ingest-files N] [--ingest-backlog N] [--region R]
+#                         [--only translation,ingest,query,coldstart,backfill,freshness,jvm]
 #   --quick             a bounded run for a first look: fewer files, runs and iterations.
 #   --ingest-files N    files for part 2 (10,000; 1,000 with --quick).
+#   --region R          the AWS region of the cost model (us-east-1).
 #   --ingest-backlog N  part 2 pushes and drains in rounds of at most N files (200): moto's SQS costs
 #                       O(queue depth) per message sent and received, so one backlog of all the files
 #                       would make moto's time grow with the square of their number.
@@ -22,8 +29,9 @@ source "$root/scripts/lib/java.sh"
 cd "$root"
 
 quick=false
-only="translation,ingest,query,coldstart,backfill"
+only="translation,ingest,query,coldstart,backfill,freshness,jvm"
 files=""
+region=us-east-1
 backlog=200
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -31,13 +39,14 @@ while [ $# -gt 0 ]; do
     --only) only="$2"; shift ;;
     --ingest-files) files="$2"; shift ;;
     --ingest-backlog) backlog="$2"; shift ;;
-    *) echo "usage: scripts/bench.sh [--quick] [--ingest-files N] [--ingest-backlog N] [--only translation,ingest,query,coldstart,backfill]" >&2; exit 2 ;;
+    --region) region="$2"; shift ;;
+    *) echo "usage: scripts/bench.sh [--quick] [--ingest-files N] [--ingest-backlog N] [--region R] [--only translation,ingest,query,coldstart,backfill,freshness,jvm]" >&2; exit 2 ;;
   esac
   shift
 done
 wants() { [[ ",$only," == *",$1,"* ]]; }
 
-if [ ! -x "$root/.venv/bin/moto_server" ] && { wants ingest || wants coldstart; }; then
+if [ ! -x "$root/.venv/bin/moto_server" ] && { wants ingest || wants coldstart || wants freshness; }; then
   "$root/scripts/lib/venv.sh"
 fi
 
@@ -48,11 +57,19 @@ rm -f "$out"/*.json "$root/target/bench.json"
 echo "== building the deployable jars and the benchmark classes"
 source "$root/scripts/lib/benchmarks.sh"
 tool_options="$(sed -n 's/^ *JAVA_TOOL_OPTIONS: *"\(.*\)".*/\1/p' template.yaml | head -n 1)"
+# The ingester's own JAVA_TOOL_OPTIONS when the template gives it some (docs/DESIGN.md, the JVM decision).
+ingester_options="$(awk '/^  IngesterFunction:/ {f = 1; next} f && /^  [A-Za-z]/ {f = 0}
+  f && /JAVA_TOOL_OPTIONS:/ {sub(/.*JAVA_TOOL_OPTIONS: *"/, ""); sub(/".*/, ""); print; exit}' template.yaml)"
+ingester_options="${ingester_options:-$tool_options}"
 pin=()
 if command -v taskset >/dev/null 2>&1; then
   pin=(taskset -c 0)
 fi
 java=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED)
+# The JVM settings the deployed ingester runs with: the template's JAVA_TOOL_OPTIONS for it, and the
+# serial collector that Lambda's Java runtimes use (docs/PERFORMANCE.md). Parts 2 and 5 run the
+# ingester in the benchmark's own JVM, so that JVM takes them: our CPU is measured in the JVM we deploy.
+lambda_jvm=($ingester_options -XX:+UseSerialGC)
 
 if wants translation; then
   echo "== 1. translation throughput (JMH, one thread on one CPU)"
@@ -71,7 +88,7 @@ if wants ingest; then
   if [ -z "$files" ]; then
     if $quick; then files=1000; else files=10000; fi
   fi
-  (cd benchmarks && "${java[@]}" -cp "$bench_classpath" datalake.bench.IngestBenchmark \
+  (cd benchmarks && "${java[@]}" "${lambda_jvm[@]}" -cp "$bench_classpath" datalake.bench.IngestBenchmark \
     --files "$files" --pollers 4 --backlog "$backlog" --clock-ticks "$(getconf CLK_TCK)" --json "$out/ingest.json")
 fi
 
@@ -88,7 +105,8 @@ if wants coldstart; then
   (cd benchmarks && "${java[@]}" -cp "$bench_classpath" datalake.bench.ColdStartBenchmark \
     --ingester-jar "$(ls "$root"/lambda-ingester/target/lambda-ingester-*-lambda.jar)" \
     --query-jar "$(ls "$root"/lambda-query/target/lambda-query-*-lambda.jar)" \
-    --java-tool-options "$tool_options" --runs "$runs" --json "$out/coldstart.json")
+    --java-tool-options "$tool_options" --ingester-java-tool-options "$ingester_options" \
+    --runs "$runs" --json "$out/coldstart.json")
 fi
 
 if wants backfill; then
@@ -99,4 +117,26 @@ if wants backfill; then
   grep -ho 'backfill: [^<]*' "$root"/index-tools/target/failsafe-reports/TEST-datalake.tools.BackfillIT.xml | head -n 1
 fi
 
-python3 "$root/scripts/lib/bench_report.py" "$out" "$root/target/bench.json" "$quick" "$tool_options"
+if wants freshness; then
+  echo "== 6. freshness: upload to queryable through moto's S3 -> SNS -> SQS"
+  if $quick; then fr=(--rate 20 --seconds 30 --burst 200 --warmup 200); else fr=(--rate 20 --seconds 120 --burst 500 --warmup 300); fi
+  (cd benchmarks && "${java[@]}" "${lambda_jvm[@]}" -cp "$bench_classpath" datalake.bench.FreshnessBenchmark \
+    "${fr[@]}" --pollers 4 --json "$out/freshness.json")
+fi
+
+if wants jvm; then
+  echo "== 7. the ingester's JVM: C1 only against full tiered compilation, warm, 5 ms per AWS call"
+  # C2 is still compiling after 10,000 files: 30,000 files of warm-up before the measured ones.
+  if $quick; then jv=(--rounds 1 --warmup 300 --batches 300); else jv=(--rounds 1 --warmup 3000 --batches 1000); fi
+  (cd benchmarks && "${java[@]}" -cp "$bench_classpath" datalake.bench.IngesterJvmBenchmark \
+    --compare "c1|-XX:+TieredCompilation -XX:TieredStopAtLevel=1 -XX:+UseSerialGC" \
+    --compare "tiered|-XX:+TieredCompilation -XX:TieredStopAtLevel=4 -XX:+UseSerialGC" \
+    "${jv[@]}" --json "$out/jvm.json")
+fi
+
+echo "== cost in AWS ($region), from the figures above and published prices"
+python3 "$root/scripts/cost.py" --region "$region" --bench "$out" --json "$out/cost.json" > "$out/cost.txt"
+sed -n '/^per million files ingested/,/^  total/p' "$out/cost.txt"
+echo "   (the whole model, every price and assumption: $out/cost.txt)"
+
+python3 "$root/scripts/lib/bench_report.py" "$out" "$root/target/bench.json" "$quick" "$tool_options" "$ingester_options"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test on a fresh machine: unit tests (surefire) and integration tests (failsafe)
 # against DynamoDB Local (in-process, from Maven Central) and moto server (from the test
-# virtualenv this script creates), plus the Python datalake client compatibility checks.
+# virtualenv this script creates), plus the Python datalake client compatibility checks, the tests of
+# clients/python (pytest), and the explorer page in Debian's headless Chromium (installed here when
+# missing and running as root, as CI does; scripts/lib/chromium.sh).
 # LocalStack tests run where Docker exists and are skipped, with the reason, where it does not.
 # Then checks template.yaml (scripts/check-template.sh).
 # Extra arguments go to Maven, e.g. `scripts/test.sh -pl common-records`.
@@ -12,6 +14,11 @@ source scripts/lib/java.sh
 echo "java: $JAVA_HOME"
 bash scripts/lib/venv.sh
 export DATALAKE_VENV="${DATALAKE_VENV:-$PWD/.venv}"
+source scripts/lib/chromium.sh
+datalake_chromium
+
+# The signed sessions of clients/python, as installed in the virtualenv.
+"$DATALAKE_VENV/bin/python" -m pytest -q -p no:cacheprovider clients/python/tests
 
 mvn -B -ntp verify "$@"
 

@@ -42,10 +42,11 @@ def jmh_figures(results, suffix=""):
 
 def main():
     out, target, quick, tool_options = sys.argv[1], sys.argv[2], sys.argv[3] == "true", sys.argv[4]
+    ingester_options = sys.argv[5] if len(sys.argv) > 5 else tool_options
     figures = {}
     figures.update(jmh_figures(load(os.path.join(out, "jmh.json"))))
     figures.update(jmh_figures(load(os.path.join(out, "jmh-template-flags.json")), "_template_flags"))
-    for part in ("ingest", "query", "coldstart"):
+    for part in ("ingest", "query", "coldstart", "freshness", "jvm", "cost"):
         figures.update(load(os.path.join(out, part + ".json")) or {})
 
     g = figures.get
@@ -63,10 +64,16 @@ def main():
         "jar_mb_ingester": g("jar_mb_ingester"),
         "jar_mb_query": g("jar_mb_query"),
         "peak_rss_mb_ingester": g("peak_rss_mb_ingester"),
+        "ingest_cpu_ms_per_file_ours": g("ingest_cpu_ms_per_file_ours"),
+        "freshness_p50_ms": g("freshness_steady_p50_ms"),
+        "freshness_p99_ms": g("freshness_steady_p99_ms"),
+        "freshness_ours_p99_ms": g("freshness_steady_ours_p99_ms"),
+        "cost_per_million_files_usd": g("cost_per_million_files_usd"),
     }
     document = dict(headline)
     document["quick"] = quick
     document["java_tool_options"] = tool_options
+    document["java_tool_options_ingester"] = ingester_options
     document["cores"] = os.cpu_count()
     document["details"] = figures
     os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -106,6 +113,10 @@ def main():
                      f"DynamoDB Local {fmt(g('ingest_cpu_s_dynamodb_local'))}", ""))
         rows.append(("ingest: our CPU share", fmt(g("ingest_cpu_share_ours_pct"), "%"),
                      fmt(g("ingest_cpu_ms_per_file_ours"), "ms CPU/file"), "", "< 30%"))
+        rows.append(("ingest: our CPU per file, the ingester's JVM flags", fmt(g("ingest_cpu_ms_per_file_ours"), "ms"),
+                     f"handler threads {fmt(g('ingest_cpu_ms_per_file_handler'))} ms",
+                     f"JIT {fmt(g('ingest_cpu_s_jit'))} s, GC {fmt(g('ingest_cpu_s_gc'))} s",
+                     "<= 1.0 ms at 10,000, 1.5 at 3,000"))
     for mode, label in (("raw", "raw"), ("latency5ms", "+5 ms/call")):
         for name, key in (("1-day", "1d"), ("30-day", "30d"), ("work_id", "work_id")):
             if g(f"query_{key}_ms_{mode}") is not None:
@@ -125,6 +136,32 @@ def main():
                 rows.append((f"full pagination by {by} ({label})", fmt(g(k + "_total_ms"), "ms"),
                              "p95 " + fmt(g(k + "_total_p95_ms"), "ms"),
                              f"page {fmt(g(k + '_page_ms'))} ms, p95 {fmt(g(k + '_page_p95_ms'))} ms", ""))
+    for phase, label in (("steady", f"{fmt(g('freshness_rate_per_s'))} files/s for {fmt(g('freshness_seconds'))} s"),
+                         ("burst", f"burst of {fmt(g('freshness_burst_files'))}")):
+        if g(f"freshness_{phase}_p50_ms") is not None:
+            rows.append((f"freshness, {label}: upload to queryable", fmt(g(f"freshness_{phase}_p50_ms"), "ms"),
+                         f"p95 {fmt(g(f'freshness_{phase}_p95_ms'))} p99 {fmt(g(f'freshness_{phase}_p99_ms'))}"
+                         f" max {fmt(g(f'freshness_{phase}_max_ms'))} ms",
+                         f"queue p99 {fmt(g(f'freshness_{phase}_queue_p99_ms'))} ms,"
+                         f" notification p99 {fmt(g(f'freshness_{phase}_notification_p99_ms'))} ms", ""))
+            rows.append((f"freshness, {label}: ours (handler to write)", fmt(g(f"freshness_{phase}_ours_p50_ms"), "ms"),
+                         f"p99 {fmt(g(f'freshness_{phase}_ours_p99_ms'))} ms",
+                         f"our code p99 {fmt(g(f'freshness_{phase}_ours_code_p99_ms'))} ms, HEAD p99"
+                         f" {fmt(g(f'freshness_{phase}_head_p99_ms'))}, write p99 {fmt(g(f'freshness_{phase}_write_p99_ms'))}",
+                         "p99 < 100 ms" if phase == "steady" else ""))
+    for jvm in ("c1", "tiered"):
+        if g(f"jvm_{jvm}_cpu_ms_per_file") is not None:
+            rows.append((f"ingester JVM {jvm}: CPU per file, warm", fmt(g(f"jvm_{jvm}_cpu_ms_per_file"), "ms"),
+                         f"handler {fmt(g(f'jvm_{jvm}_handler_cpu_ms_per_file'))} ms",
+                         f"batch {fmt(g(f'jvm_{jvm}_wall_ms_per_batch'))} ms wall, warm-up"
+                         f" {fmt(g(f'jvm_{jvm}_warmup_cpu_ms'))} ms CPU", ""))
+    if g("cost_per_million_files_usd") is not None:
+        rows.append((f"cost per million files ({g('cost_region')})", fmt(g("cost_per_million_files_usd"), "USD"),
+                     f"{fmt(g('cost_wru_per_file'))} WRU/file", f"Lambda {fmt(g('cost_lambda_ms_per_batch'))} ms/batch", ""))
+        rows.append(("cost per million queries: 1-day / 30-day / work_id / latest",
+                     f"{fmt(g('cost_per_million_queries_1day_page_usd'))} / {fmt(g('cost_per_million_queries_30day_page_usd'))}"
+                     f" / {fmt(g('cost_per_million_queries_work_id_page_usd'))} / {fmt(g('cost_per_million_queries_latest_usd'))} USD",
+                     "", f"storage {fmt(g('cost_storage_per_million_records_month_usd'))} USD per million records-month", ""))
     for name in ("ingester", "query"):
         if g(f"init_ms_{name}") is not None:
             rows.append((f"cold start {name}: handler ready", fmt(g(f"init_ms_{name}"), "ms"), "",
@@ -137,7 +174,8 @@ def main():
     widths = [max(len(r[i]) for r in rows + [("figure", "median", "", "spread / detail", "target")]) for i in range(5)]
     header = ("figure", "median", "", "spread / detail", "target")
     print()
-    print(f"datalake benchmarks{' (--quick)' if quick else ''}: {os.cpu_count()} cores, JAVA_TOOL_OPTIONS for cold starts: {tool_options}")
+    print(f"datalake benchmarks{' (--quick)' if quick else ''}: {os.cpu_count()} cores, JAVA_TOOL_OPTIONS: {tool_options}"
+          f"{'' if ingester_options == tool_options else ', the ingester: ' + ingester_options}")
     for r in [header] + rows:
         print("  ".join(r[i].ljust(widths[i]) if i != 1 else r[i].rjust(widths[i]) for i in range(5)).rstrip())
     print(f"figures: {target}")

@@ -1,12 +1,14 @@
 # Creates or updates a git-ignored virtualenv at the repo root. Run it or source it.
 #   scripts/lib/venv.sh        the test virtualenv .venv (moto server, the Python datalake client,
-#                              cfn-lint) from scripts/requirements-dev.txt; exports DATALAKE_VENV
-#                              (which also overrides its location)
+#                              pytest, cfn-lint) from scripts/requirements-dev.txt, and this repository's
+#                              clients/python (datalake-aws: signed sessions, datalake-explore); exports
+#                              DATALAKE_VENV (which also overrides its location)
 #   scripts/lib/venv.sh tools  the template tools .venv-tools (aws-sam-cli, checkov) from
 #                              scripts/requirements-tools.txt; exports DATALAKE_TOOLS_VENV. A separate
 #                              virtualenv because the datalake client pins a boto3 that sam rejects.
-# Fast when nothing changed: a stamp file in the venv holds the hash of the requirements and of the
-# python3 version, and pip runs only when that hash differs. Prints one line of progress.
+# Fast when nothing changed: a stamp file in the venv holds the hash of the requirements, of the
+# python3 version (and of clients/python's sources), and pip runs only when that hash differs.
+# Prints one line of progress.
 
 datalake_venv_hash() {
   # Hash of stdin; sha256sum on Linux, shasum on macOS.
@@ -18,16 +20,18 @@ datalake_venv_hash() {
 }
 
 datalake_venv() {
-  local root requirements venv python version stamp wanted log variable
+  local root requirements venv python version stamp wanted log variable package
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)" || return 1
   if [ "${1:-}" = tools ]; then
     requirements="$root/scripts/requirements-tools.txt"
     venv="${DATALAKE_TOOLS_VENV:-$root/.venv-tools}"
     variable=DATALAKE_TOOLS_VENV
+    package=
   else
     requirements="$root/scripts/requirements-dev.txt"
     venv="${DATALAKE_VENV:-$root/.venv}"
     variable=DATALAKE_VENV
+    package="$root/clients/python"
   fi
 
   python="$(command -v python3 || true)"
@@ -36,7 +40,11 @@ datalake_venv() {
     return 1
   fi
   version="$("$python" --version 2>&1)"
-  wanted="$( { cat "$requirements"; echo "$version"; } | datalake_venv_hash )"
+  wanted="$( { cat "$requirements"; echo "$version"
+              if [ -n "$package" ]; then
+                find "$package" -type f \( -name '*.py' -o -name pyproject.toml \) -not -path '*/build/*' \
+                  -not -path '*/tests/*' | LC_ALL=C sort | xargs cat
+              fi; } | datalake_venv_hash )"
   stamp="$venv/.datalake-requirements.sha256"
 
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ] && "$venv/bin/python" -c '' 2>/dev/null; then
@@ -52,7 +60,8 @@ datalake_venv() {
     rm -rf "$venv"
   fi
   if ! { [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"; } >"$log" 2>&1 ||
-     ! "$venv/bin/python" -m pip install --disable-pip-version-check -q -r "$requirements" >>"$log" 2>&1; then
+     ! "$venv/bin/python" -m pip install --disable-pip-version-check -q -r "$requirements" >>"$log" 2>&1 ||
+     { [ -n "$package" ] && ! "$venv/bin/python" -m pip install --disable-pip-version-check -q "$package" >>"$log" 2>&1; }; then
     tail -n 30 "$log" >&2
     echo "error: could not install ${requirements#"$root"/} into $venv (full log: $log); python3 -m venv needs the python3-venv package on Debian/Ubuntu." >&2
     return 1

@@ -27,12 +27,14 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * ingester: one S3 notification, HEAD, write, report; the query: a one-day files query). Also the
  * child's peak RSS (VmHWM).
  *
- * <p>{@code --compare "label|ingester jar|query jar|JAVA_TOOL_OPTIONS"} adds a second configuration
- * (other jars, other flags), started alternately with the first so that both see the same load on a
- * shared machine; only the first goes to {@code --json}.
+ * <p>{@code --ingester-java-tool-options} gives the ingester flags of its own (the template sets them on
+ * the ingester function when they differ from Globals'). {@code --compare "label|ingester jar|query
+ * jar|JAVA_TOOL_OPTIONS[|the ingester's]"} adds a second configuration (other jars, other flags),
+ * started alternately with the first so that both see the same load on a shared machine; only the
+ * first goes to {@code --json}.
  *
- * <p>usage: ColdStartBenchmark --ingester-jar J --query-jar J --java-tool-options "..." [--runs N] [--json F]
- * [--compare "label|J|J|options"]
+ * <p>usage: ColdStartBenchmark --ingester-jar J --query-jar J --java-tool-options "..."
+ * [--ingester-java-tool-options "..."] [--runs N] [--json F] [--compare "label|J|J|options[|options]"]
  */
 public final class ColdStartBenchmark {
     private static final long START = 1_704_067_200_000L;
@@ -45,6 +47,7 @@ public final class ColdStartBenchmark {
         Path ingesterJar = Path.of(options.get("ingester-jar"));
         Path queryJar = Path.of(options.get("query-jar"));
         String toolOptions = options.getOrDefault("java-tool-options", "");
+        String ingesterOptions = options.getOrDefault("ingester-java-tool-options", toolOptions);
         int runs = Integer.parseInt(options.getOrDefault("runs", "10"));
 
         Emulators aws = Emulators.shared();
@@ -63,27 +66,29 @@ public final class ColdStartBenchmark {
             env.put("DATALAKE_S3_PATH_STYLE", "true");
             String query = "what=cold&start=" + START + "&end=" + (START + 86_399_999L);
             List<Variant> variants = new ArrayList<>();
-            variants.add(new Variant("measured", ingesterJar, queryJar, toolOptions));
+            variants.add(new Variant("measured", ingesterJar, queryJar, toolOptions, ingesterOptions));
             if (options.containsKey("compare")) {
                 String[] parts = options.get("compare").split("\\|", -1);
-                variants.add(new Variant(parts[0], Path.of(parts[1]), Path.of(parts[2]), parts[3]));
+                variants.add(new Variant(parts[0], Path.of(parts[1]), Path.of(parts[2]), parts[3],
+                        parts.length > 4 ? parts[4] : parts[3]));
             }
             for (Variant v : variants) {
                 // One unmeasured start of each: the page cache holds the jars afterwards, as on a warm host.
-                run(v.ingester(body), v.env(env), "datalake-ingester");
-                run(v.query(query), v.env(env), "datalake-query");
+                run(v.ingester(body), v.env(env, v.ingesterOptions), "datalake-ingester");
+                run(v.query(query), v.env(env, v.options), "datalake-query");
             }
             for (int i = 0; i < runs; i++) {
                 for (Variant v : variants) {
-                    v.ingesterRuns.add(run(v.ingester(body), v.env(env), "datalake-ingester"));
-                    v.queryRuns.add(run(v.query(query), v.env(env), "datalake-query"));
+                    v.ingesterRuns.add(run(v.ingester(body), v.env(env, v.ingesterOptions), "datalake-ingester"));
+                    v.queryRuns.add(run(v.query(query), v.env(env, v.options), "datalake-query"));
                 }
             }
             System.out.printf(Locale.ROOT, "cold start, %d fresh JVMs per handler, %d cores%n",
                     runs, Runtime.getRuntime().availableProcessors());
             StringBuilder json = new StringBuilder();
             for (Variant v : variants) {
-                System.out.printf(Locale.ROOT, " %s: JAVA_TOOL_OPTIONS=\"%s\"%n", v.label, v.options);
+                System.out.printf(Locale.ROOT, " %s: JAVA_TOOL_OPTIONS=\"%s\", the ingester's \"%s\"%n", v.label,
+                        v.options, v.ingesterOptions);
                 json.setLength(0);
                 json.append('{');
                 report("ingester", v.ingesterRuns, v.ingesterJar, json);
@@ -119,14 +124,16 @@ public final class ColdStartBenchmark {
         final Path ingesterJar;
         final Path queryJar;
         final String options;
+        final String ingesterOptions;
         final List<Sample> ingesterRuns = new ArrayList<>();
         final List<Sample> queryRuns = new ArrayList<>();
 
-        Variant(String label, Path ingesterJar, Path queryJar, String options) {
+        Variant(String label, Path ingesterJar, Path queryJar, String options, String ingesterOptions) {
             this.label = label;
             this.ingesterJar = ingesterJar;
             this.queryJar = queryJar;
             this.options = options;
+            this.ingesterOptions = ingesterOptions;
         }
 
         List<String> ingester(Path body) throws Exception {
@@ -139,9 +146,9 @@ public final class ColdStartBenchmark {
                     "/v0/archive/files/", rawQuery);
         }
 
-        Map<String, String> env(Map<String, String> common) {
+        Map<String, String> env(Map<String, String> common, String toolOptions) {
             Map<String, String> env = new LinkedHashMap<>(common);
-            env.put("JAVA_TOOL_OPTIONS", options);
+            env.put("JAVA_TOOL_OPTIONS", toolOptions);
             return env;
         }
 

@@ -17,7 +17,11 @@ public final class ColdStartIngester {
     private ColdStartIngester() {
     }
 
-    /** @param args the file holding one SQS message body */
+    /**
+     * Builds the handler, invokes it once, and prints the lines the parent times.
+     *
+     * @param args the file holding one SQS message body
+     */
     public static void main(String[] args) throws Exception {
         IngesterHandler handler = new IngesterHandler();
         ColdStartOutput.line("ready");

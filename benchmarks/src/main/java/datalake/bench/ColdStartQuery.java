@@ -9,7 +9,11 @@ public final class ColdStartQuery {
     private ColdStartQuery() {
     }
 
-    /** @param args the raw path and the raw query string of one GET */
+    /**
+     * Builds the handler, invokes it once, and prints the lines the parent times.
+     *
+     * @param args the raw path and the raw query string of one GET
+     */
     public static void main(String[] args) throws Exception {
         QueryHandler handler = new QueryHandler();
         ColdStartOutput.line("ready");

@@ -4,23 +4,20 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import datalake.dynamodb.ObjectItems;
+import datalake.dynamodb.RecordItems;
 import datalake.emulators.Deployment;
-import datalake.emulators.Emulators;
-import datalake.emulators.MotoServer;
 import datalake.emulators.ResourceNames;
 import datalake.emulators.SqsLambdaPoller;
 import datalake.ingester.Ingester;
 import datalake.ingester.IngesterClients;
 import datalake.ingester.IngesterConfig;
 import datalake.ingester.IngesterHandler;
-import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,12 +33,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Select;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
-import software.amazon.dynamodb.services.local.main.ServerRunner;
 
 /**
  * End-to-end ingest on the local stack (scripts/bench.sh, part 2): {@code --files} real S3 objects put
@@ -54,6 +50,11 @@ import software.amazon.dynamodb.services.local.main.ServerRunner;
  * runs in a JVM of its own, so the CPU time of each process, read from /proc, says where the time
  * goes: this JVM (the ingester, plus the pollers' receive/delete, which Lambda's event source mapping
  * does in AWS), moto (python), DynamoDB Local.
+ *
+ * <p>The ingester runs in this JVM, so the JVM's flags are the ingester's: scripts/bench.sh gives it the
+ * template's JAVA_TOOL_OPTIONS for the ingester and the serial GC Lambda uses. The CPU of this JVM is
+ * also read per kind of thread (JIT compilers, GC, the ingesters' pools), and this thread's polling of
+ * the table is the benchmark's, counted apart.
  *
  * <p>usage: IngestBenchmark [--files N] [--pollers N] [--backlog N] [--clock-ticks N] [--json F]
  */
@@ -76,33 +77,15 @@ public final class IngestBenchmark {
         PrintStream out = System.out;
         System.setOut(new PrintStream(OutputStream.nullOutputStream()));
 
-        MotoServer moto = new MotoServer();
-        Process dynamoProcess = null;
-        try {
-            moto.start();
-            int dynamoPort = freePort();
-            dynamoProcess = startDynamoDbLocal(dynamoPort);
-            URI dynamoEndpoint = URI.create("http://127.0.0.1:" + dynamoPort);
-            DynamoDbClient dynamo = Emulators.clientsFor(dynamoEndpoint).build(DynamoDbClient.builder());
-            awaitDynamoDb(dynamo, dynamoProcess);
-            S3Client s3 = Emulators.clientsFor(moto.endpoint()).build(S3Client.builder().forcePathStyle(true));
-            SqsClient sqs = Emulators.clientsFor(moto.endpoint()).build(SqsClient.builder());
-            SnsClient sns = Emulators.clientsFor(moto.endpoint()).build(SnsClient.builder());
-            ResourceNames names = ResourceNames.unique("ingestbench");
-            // Nobody reads the report-inspection queue here (the template subscribes nothing to the
-            // report topic either): subscribed, it would collect one message per file, and moto's SQS
-            // costs O(queue depth) per message sent to a queue (see rounds below). The ingester still
-            // publishes every report to the topic.
-            Deployment stack = Deployment.create(dynamo, s3, sqs, sns, names,
-                    Deployment.Options.defaults().withRawDelivery(true).withReportInspection(false));
-
-            // "moto_server", not "moto": DynamoDB Local's command line holds the checkout's path, which
-            // may contain "moto" too (a clone in /tmp/moto-probe counted DynamoDB Local as moto).
-            List<Long> motoPids = pidsOf("moto_server");
-            long dynamoPid = dynamoProcess.pid();
+        try (BenchStack bench = BenchStack.start("ingestbench")) {
+            Deployment stack = bench.deployment;
+            ResourceNames names = bench.names;
+            S3Client s3 = bench.s3;
+            SqsClient sqs = bench.sqs;
+            DynamoDbClient dynamo = bench.dynamo;
             out.printf(Locale.ROOT, "end-to-end ingest: %d files, %d pollers (batches of 10), %d cores,"
-                    + " in rounds of at most %d files%n",
-                    files, pollers, Runtime.getRuntime().availableProcessors(), backlog);
+                    + " in rounds of at most %d files; JVM flags: %s%n",
+                    files, pollers, Runtime.getRuntime().availableProcessors(), backlog, jvmFlags());
 
             Map<String, String> env = new HashMap<>(stack.environment());
             env.put("DATALAKE_S3_PATH_STYLE", "true");
@@ -110,18 +93,20 @@ public final class IngestBenchmark {
             IngesterConfig config = IngesterConfig.fromEnvironment(env);
             List<Ingester> ingesters = new ArrayList<>();
             for (int i = 0; i < pollers; i++) {
-                ingesters.add(Ingester.forAws(config, new IngesterClients(s3, dynamo, sns, sqs)).build());
+                ingesters.add(Ingester.forAws(config, new IngesterClients(s3, dynamo, bench.sns, sqs)).build());
             }
             AtomicLong handlerCpu = new AtomicLong();
             AtomicLong pollerCpu = new AtomicLong();
+            long watchCpu = 0;
 
             // Rounds: push up to --backlog files and wait until all their notifications are queued, then
             // let the pollers drain that backlog until the table holds every record so far. moto 5.2.5's
             // SQS is O(queue depth) per SendMessage and three times that per message received (each
             // computes every queue attribute, counting all messages; sqs/models.py Queue.attributes), so
             // a backlog of all N files makes the run O(N^2) in moto; bounded rounds keep it linear.
-            Cpu pushCpu = new Cpu(0, 0, 0);
-            Cpu cpu = new Cpu(0, 0, 0);
+            ProcessCpu pushCpu = ProcessCpu.ZERO;
+            ProcessCpu cpu = ProcessCpu.ZERO;
+            JvmThreadCpu threadsCpu = JvmThreadCpu.zero();
             double pushSeconds = 0;
             double seconds = 0;
             long items = 0;
@@ -131,17 +116,18 @@ public final class IngestBenchmark {
             for (int from = 0; from < files && System.nanoTime() < deadline; from += backlog) {
                 int to = Math.min(files, from + backlog);
                 // Push: the clients' part, not timed as ingest; the notifications wait in the queue.
-                Cpu pushBefore = Cpu.read(motoPids, dynamoPid);
+                ProcessCpu pushBefore = bench.cpu();
                 long pushStarted = System.nanoTime();
                 push(s3, names.bucket(), from, to);
                 awaitQueued(sqs, stack.ingestQueueUrl(), to - from);
                 pushSeconds += (System.nanoTime() - pushStarted) / 1e9;
-                pushCpu = pushCpu.plus(Cpu.read(motoPids, dynamoPid).minus(pushBefore));
+                pushCpu = pushCpu.plus(bench.cpu().minus(pushBefore));
 
                 // Ingest: from the pollers' start until all is acknowledged and in the table.
                 List<SqsLambdaPoller> running = new ArrayList<>();
                 List<Thread> threads = new ArrayList<>();
-                Cpu before = Cpu.read(motoPids, dynamoPid);
+                ProcessCpu before = bench.cpu();
+                JvmThreadCpu threadsBefore = JvmThreadCpu.read();
                 long started = System.nanoTime();
                 for (int i = 0; i < pollers; i++) {
                     SqsLambdaPoller poller = new SqsLambdaPoller(sqs, stack.ingestQueueUrl(), stack.ingestQueueArn(),
@@ -159,7 +145,9 @@ public final class IngestBenchmark {
                     thread.start();
                 }
                 // Done when every file's record is in the table (a notification delivered twice is
-                // acknowledged twice, so the pollers' count alone can run ahead of the table).
+                // acknowledged twice, so the pollers' count alone can run ahead of the table). This
+                // thread's polling of the table is the benchmark's, not the ingester's: counted apart.
+                long watchStarted = THREADS.getCurrentThreadCpuTime();
                 while (System.nanoTime() < deadline) {
                     if (running.stream().mapToLong(SqsLambdaPoller::processed).sum() >= to - from
                             && (items = count(dynamo, names.recordsTable())) >= to) {
@@ -167,8 +155,10 @@ public final class IngestBenchmark {
                     }
                     Thread.sleep(items > from ? 500 : 50);
                 }
+                watchCpu += THREADS.getCurrentThreadCpuTime() - watchStarted;
                 seconds += (System.nanoTime() - started) / 1e9;
-                cpu = cpu.plus(Cpu.read(motoPids, dynamoPid).minus(before));
+                cpu = cpu.plus(bench.cpu().minus(before));
+                threadsCpu = threadsCpu.plus(JvmThreadCpu.read().minus(threadsBefore));
                 acknowledged += running.stream().mapToLong(SqsLambdaPoller::processed).sum();
                 retried += running.stream().mapToLong(SqsLambdaPoller::failedItems).sum();
                 running.forEach(SqsLambdaPoller::stop);
@@ -188,75 +178,55 @@ public final class IngestBenchmark {
             }
 
             double toSeconds = 1.0 / ticks;
-            double jvm = cpu.self * toSeconds;
-            double motoCpu = cpu.moto * toSeconds;
-            double dynamoCpu = cpu.dynamo * toSeconds;
+            double jvm = cpu.self() * toSeconds;
+            double motoCpu = cpu.moto() * toSeconds;
+            double dynamoCpu = cpu.dynamo() * toSeconds;
             double handler = (handlerCpu.get() + headThreadsCpu) / 1e9;
             double eventSourceMapping = Math.max(0, pollerCpu.get() / 1e9 - handlerCpu.get() / 1e9);
-            double ours = jvm - eventSourceMapping;
+            double watch = watchCpu / 1e9;
+            double ours = jvm - eventSourceMapping - watch;
             double all = jvm + motoCpu + dynamoCpu;
             double share = ours / all;
+            double jit = threadsCpu.get(JvmThreadCpu.Kind.JIT) * toSeconds;
+            double gc = threadsCpu.get(JvmThreadCpu.Kind.GC) * toSeconds;
             out.printf(Locale.ROOT, "  push:   %d files in %.1f s (%.0f files/s); CPU s: this JVM %.1f, moto %.1f, DynamoDB Local %.1f%n",
-                    files, pushSeconds, files / pushSeconds, pushCpu.self * toSeconds, pushCpu.moto * toSeconds,
-                    pushCpu.dynamo * toSeconds);
+                    files, pushSeconds, files / pushSeconds, pushCpu.self() * toSeconds, pushCpu.moto() * toSeconds,
+                    pushCpu.dynamo() * toSeconds);
             out.printf(Locale.ROOT, "  ingest: %d files in %.1f s = %.0f files/s, %d records in the table"
                     + " (%d messages acknowledged, %d handed back, %s dead letters)%n",
                     files, seconds, files / seconds, items, acknowledged, retried, deadLetters);
             out.printf(Locale.ROOT, "  CPU s during ingest (%.1f s wall x %d cores): this JVM %.1f (handler threads %.1f,"
-                            + " pollers' receive/delete %.1f, rest: GC, JIT, SDK %.1f), moto %.1f, DynamoDB Local %.1f%n",
-                    seconds, Runtime.getRuntime().availableProcessors(), jvm, handler, eventSourceMapping,
-                    jvm - handler - eventSourceMapping, motoCpu, dynamoCpu);
-            out.printf(Locale.ROOT, "  our CPU share (this JVM less the pollers' SQS calls, of all three processes): %.0f%%"
-                    + " (target < 30%%); %.2f ms of our CPU per file%n", 100 * share, 1000 * ours / files);
+                            + " pollers' receive/delete %.1f, the benchmark's table counts %.1f, JIT compilers %.1f, GC %.1f,"
+                            + " other threads %.1f), moto %.1f, DynamoDB Local %.1f%n",
+                    seconds, Runtime.getRuntime().availableProcessors(), jvm, handler, eventSourceMapping, watch, jit, gc,
+                    jvm - handler - eventSourceMapping - watch - jit - gc, motoCpu, dynamoCpu);
+            out.printf(Locale.ROOT, "  our CPU share (this JVM less the pollers' SQS calls and the table counts, of all three processes): %.0f%%"
+                    + " (target < 30%%); %.2f ms of our CPU per file (handler threads %.2f, JIT %.2f, GC %.2f)%n",
+                    100 * share, 1000 * ours / files, 1000 * handler / files, 1000 * jit / files, 1000 * gc / files);
             if (options.containsKey("json")) {
                 Files.writeString(Path.of(options.get("json")), String.format(Locale.ROOT,
                         "{\"ingest_files\":%d,\"ingest_pollers\":%d,\"ingest_backlog\":%d,\"ingest_seconds\":%s,\"ingest_files_per_s\":%s,"
                                 + "\"ingest_push_files_per_s\":%s,\"ingest_cpu_s_jvm\":%s,\"ingest_cpu_s_handler\":%s,"
                                 + "\"ingest_cpu_s_pollers\":%s,\"ingest_cpu_s_moto\":%s,\"ingest_cpu_s_dynamodb_local\":%s,"
-                                + "\"ingest_cpu_share_ours_pct\":%s,\"ingest_cpu_ms_per_file_ours\":%s}",
+                                + "\"ingest_cpu_share_ours_pct\":%s,\"ingest_cpu_ms_per_file_ours\":%s,"
+                                + "\"ingest_cpu_s_jit\":%s,\"ingest_cpu_s_gc\":%s,\"ingest_cpu_ms_per_file_handler\":%s,"
+                                + "\"ingest_cpu_s_watch\":%s,\"ingest_jvm_flags\":\"%s\"}",
                         files, pollers, backlog, BenchStats.number(seconds), BenchStats.number(files / seconds),
                         BenchStats.number(files / pushSeconds), BenchStats.number(jvm), BenchStats.number(handler),
                         BenchStats.number(eventSourceMapping), BenchStats.number(motoCpu), BenchStats.number(dynamoCpu),
-                        BenchStats.number(100 * share), String.format(Locale.ROOT, "%.3f", 1000 * ours / files)));
-            }
-        } finally {
-            moto.close();
-            if (dynamoProcess != null) {
-                dynamoProcess.destroy();
-                dynamoProcess.waitFor(10, TimeUnit.SECONDS);
+                        BenchStats.number(100 * share), String.format(Locale.ROOT, "%.3f", 1000 * ours / files),
+                        BenchStats.number(jit), BenchStats.number(gc), String.format(Locale.ROOT, "%.3f", 1000 * handler / files),
+                        BenchStats.number(watch), jvmFlags()));
             }
         }
         System.exit(0);
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    /** DynamoDB Local in its own JVM, so that its CPU time is its own. */
-    private static Process startDynamoDbLocal(int port) throws IOException {
-        Path natives = Path.of(System.getProperty("datalake.sqlite4java.dir", "target/native-libs")).toAbsolutePath();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Dsqlite4java.library.path=" + natives,
-                "-cp", System.getProperty("java.class.path"), ServerRunner.class.getName(),
-                "-inMemory", "-sharedDb", "-disableTelemetry", "-port", Integer.toString(port))
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-    }
-
-    private static void awaitDynamoDb(DynamoDbClient dynamo, Process process) throws InterruptedException {
-        for (int attempt = 0; ; attempt++) {
-            try {
-                dynamo.listTables();
-                return;
-            } catch (RuntimeException e) {
-                if (attempt > 300 || !process.isAlive()) {
-                    throw e;
-                }
-                Thread.sleep(100);
-            }
-        }
+    /** The -X options this JVM runs with (JIT and GC settings), for the record. */
+    static String jvmFlags() {
+        String flags = String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("-XX:") || a.startsWith("-Xm") || a.startsWith("-Xs")).toList());
+        return flags.isEmpty() ? "JVM defaults" : flags;
     }
 
     private static void push(S3Client s3, String bucket, int from, int to) throws Exception {
@@ -299,9 +269,13 @@ public final class IngestBenchmark {
         throw new IllegalStateException("moto did not queue " + files + " notifications within 60 s");
     }
 
+    /** The records in the table: its per-object items (one beside each object's records) are not counted. */
     private static long count(DynamoDbClient dynamo, String table) {
-        return dynamo.scanPaginator(r -> r.tableName(table).select(Select.COUNT)).stream()
-                .mapToLong(page -> page.count()).sum();
+        return dynamo.scanPaginator(r -> r.tableName(table).select(Select.COUNT)
+                        .filterExpression("#range <> :object")
+                        .expressionAttributeNames(Map.of("#range", RecordItems.RANGE_KEY))
+                        .expressionAttributeValues(Map.of(":object", AttributeValue.fromS(ObjectItems.RANGE_KEY_VALUE))))
+                .stream().mapToLong(page -> page.count()).sum();
     }
 
     private static long cpuOfThreads(String prefix) {
@@ -312,44 +286,6 @@ public final class IngestBenchmark {
             }
         }
         return total;
-    }
-
-    /** Processes descended from this JVM whose command line mentions {@code word}. */
-    private static List<Long> pidsOf(String word) {
-        return ProcessHandle.current().descendants()
-                .filter(p -> p.info().commandLine().orElse("").contains(word))
-                .map(ProcessHandle::pid).toList();
-    }
-
-    /** Clock ticks of user plus system time, from /proc/<pid>/stat (fields 14 and 15, and 16, 17 for reaped children). */
-    private record Cpu(long self, long moto, long dynamo) {
-        static Cpu read(List<Long> motoPids, long dynamoPid) throws IOException {
-            long moto = 0;
-            for (long pid : motoPids) {
-                moto += ticks(pid);
-            }
-            return new Cpu(ticks(ProcessHandle.current().pid()), moto, ticks(dynamoPid));
-        }
-
-        Cpu minus(Cpu other) {
-            return new Cpu(self - other.self, moto - other.moto, dynamo - other.dynamo);
-        }
-
-        Cpu plus(Cpu other) {
-            return new Cpu(self + other.self, moto + other.moto, dynamo + other.dynamo);
-        }
-
-        private static long ticks(long pid) throws IOException {
-            Path stat = Path.of("/proc", Long.toString(pid), "stat");
-            if (!Files.exists(stat)) {
-                return 0;
-            }
-            String text = Files.readString(stat);
-            String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ");
-            // fields[0] is field 3 (state): utime, stime, cutime, cstime are fields 14 to 17.
-            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]) + Long.parseLong(fields[13])
-                    + Long.parseLong(fields[14]);
-        }
     }
 
     /** The handler, with the CPU time its calling thread spends in it added up. */

@@ -157,6 +157,22 @@ class TemplateTest {
     }
 
     @Test
+    void theIngesterRunsFullTieredCompilationAndTheQueryFunctionC1Only() throws IOException {
+        // Given the JVM decision of docs/DESIGN.md ("Decisions, and why"): a function's own
+        // JAVA_TOOL_OPTIONS, else Globals'.
+        String globals = new ObjectMapper(new YAMLFactory()).readTree(text).path("Globals").path("Function")
+                .path("Environment").path("Variables").path("JAVA_TOOL_OPTIONS").asText("");
+        // When each function's options are read
+        String ingester = resources.path("IngesterFunction").path("Properties").path("Environment").path("Variables")
+                .path("JAVA_TOOL_OPTIONS").asText(globals);
+        String query = resources.path("QueryFunction").path("Properties").path("Environment").path("Variables")
+                .path("JAVA_TOOL_OPTIONS").asText(globals);
+        // Then the ingester compiles with C2 too, and the query function stops at C1
+        assertTrue(ingester.contains("-XX:TieredStopAtLevel=4"), "the ingester's JAVA_TOOL_OPTIONS: " + ingester);
+        assertTrue(query.contains("-XX:TieredStopAtLevel=1"), "the query function's JAVA_TOOL_OPTIONS: " + query);
+    }
+
+    @Test
     void eachFunctionGetsExactlyTheVariablesOfTheCatalogueItReads() throws IOException {
         JsonNode globals = new ObjectMapper(new YAMLFactory()).readTree(text).path("Globals").path("Function");
         Map<Reader, String> functions = Map.of(Reader.INGESTER, "IngesterFunction", Reader.QUERY, "QueryFunction",

@@ -36,7 +36,7 @@ public final class Emulators implements AwsEndpoints, AutoCloseable {
     /** Emulators under load answer slower than AWS: generous timeouts, but timeouts. */
     private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(60);
-    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration CALL_TIMEOUT = Duration.ofMinutes(2);
     private static final int CONNECTIONS = 64;
     private static final Emulators SHARED = new Emulators();
 

@@ -33,7 +33,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Serves an API Gateway HTTP API handler (payload format 2.0) over plain HTTP with the JDK's
  * {@link HttpServer}: each request becomes an {@link APIGatewayV2HTTPEvent} as API Gateway would
  * send it ({@code $default} stage and route), and the handler's response is written back. For local
- * runs and tests; no TLS, no authorisation, no throttling.
+ * runs and tests; no TLS, no throttling. Optionally it authorises as the API's {@code AWS_IAM} mode
+ * does ({@link Builder#sigV4}: every API request must carry a valid SigV4 signature, else 403
+ * {@code {"message":"Forbidden"}}), and serves static files at paths of their own ({@link Builder#staticFiles}).
  *
  * <pre>{@code
  * try (HttpApiServer server = HttpApiServer.start(new QueryHandler(config), 8080)) {
@@ -52,24 +54,77 @@ public final class HttpApiServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler;
+    private final SigV4Verifier verifier;
+    private final Map<String, StaticFile> staticFiles;
     private final Object stopped = new Object();
     private boolean closed;
 
-    private HttpApiServer(HttpServer server, ExecutorService executor,
-            RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler) {
+    private HttpApiServer(HttpServer server, ExecutorService executor, Builder builder) {
         this.server = server;
         this.executor = executor;
-        this.handler = handler;
+        this.handler = builder.handler;
+        this.verifier = builder.verifier;
+        this.staticFiles = Map.copyOf(builder.staticFiles);
     }
 
     /** Serves {@code handler} on 127.0.0.1:{@code port} (0 for a free port). */
     public static HttpApiServer start(RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler,
             int port) {
-        return start(handler, new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        return builder(handler).port(port).start();
     }
 
     public static HttpApiServer start(RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler,
             InetSocketAddress address) {
+        return builder(handler).address(address).start();
+    }
+
+    public static Builder builder(RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler) {
+        return new Builder(handler);
+    }
+
+    /** Where to listen, how to authorise, and what else to serve. */
+    public static final class Builder {
+        private final RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler;
+        private InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        private SigV4Verifier verifier;
+        private Map<String, StaticFile> staticFiles = Map.of();
+
+        private Builder(RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler) {
+            this.handler = handler;
+        }
+
+        /** 127.0.0.1:{@code port}, 0 for a free port (the default). */
+        public Builder port(int port) {
+            return address(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        }
+
+        public Builder address(InetSocketAddress address) {
+            this.address = address;
+            return this;
+        }
+
+        /** Every API request must be signed for this verifier's credentials, else 403 as API Gateway answers. */
+        public Builder sigV4(SigV4Verifier verifier) {
+            this.verifier = verifier;
+            return this;
+        }
+
+        /**
+         * Files served as they are for GET at exactly these paths (e.g. {@code /} and
+         * {@code /explorer.js}), before and without the API's authorisation: they hold no data.
+         */
+        public Builder staticFiles(Map<String, StaticFile> files) {
+            this.staticFiles = Map.copyOf(files);
+            return this;
+        }
+
+        public HttpApiServer start() {
+            return HttpApiServer.start(this);
+        }
+    }
+
+    private static HttpApiServer start(Builder builder) {
+        InetSocketAddress address = builder.address;
         HttpServer server;
         try {
             server = HttpServer.create(address, 0);
@@ -82,7 +137,7 @@ public final class HttpApiServer implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        HttpApiServer api = new HttpApiServer(server, executor, handler);
+        HttpApiServer api = new HttpApiServer(server, executor, builder);
         server.createContext("/", api::exchange);
         server.setExecutor(executor);
         server.start();
@@ -130,9 +185,33 @@ public final class HttpApiServer implements AutoCloseable {
 
     private void exchange(HttpExchange exchange) throws IOException {
         try (exchange) {
+            String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
+            StaticFile file = method.equals("GET") || method.equals("HEAD")
+                    ? staticFiles.get(exchange.getRequestURI().getRawPath()) : null;
+            if (file != null) {
+                write(exchange, page(file));
+                return;
+            }
+            byte[] body;
+            try (InputStream in = exchange.getRequestBody()) {
+                body = in.readAllBytes();
+            }
+            if (verifier != null) {
+                var refusal = verifier.refusal(method, exchange.getRequestURI(), exchange.getRequestHeaders(), body);
+                if (refusal.isPresent()) {
+                    // API Gateway says no more than this; the reason is for whoever runs the server.
+                    System.err.println("http-api: 403 for " + method + " " + exchange.getRequestURI().getRawPath()
+                            + ": " + refusal.get());
+                    write(exchange, APIGatewayV2HTTPResponse.builder().withStatusCode(403)
+                            .withHeaders(Map.of("content-type", "application/json"))
+                            .withBody("{\"message\":\"Forbidden\"}").build());
+                    return;
+                }
+            }
             APIGatewayV2HTTPResponse response;
             try {
-                response = handler.handleRequest(toEvent(exchange), new LocalLambdaContext("datalake-query", QUERY_TIMEOUT, 512));
+                response = handler.handleRequest(toEvent(exchange, body),
+                        new LocalLambdaContext("datalake-query", QUERY_TIMEOUT, 512));
             } catch (RuntimeException e) {
                 // What API Gateway answers when the function fails.
                 System.err.println("http-api: the handler failed: " + e);
@@ -144,7 +223,17 @@ public final class HttpApiServer implements AutoCloseable {
         }
     }
 
-    static APIGatewayV2HTTPEvent toEvent(HttpExchange exchange) throws IOException {
+    /** A static file's response: never cached (the page changes with the code), never sniffed, nothing from elsewhere. */
+    private static APIGatewayV2HTTPResponse page(StaticFile file) {
+        return APIGatewayV2HTTPResponse.builder().withStatusCode(200)
+                .withHeaders(Map.of("content-type", file.contentType(), "cache-control", "no-cache",
+                        "x-content-type-options", "nosniff",
+                        "content-security-policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"))
+                .withBody(Base64.getEncoder().encodeToString(file.body()))
+                .withIsBase64Encoded(true).build();
+    }
+
+    static APIGatewayV2HTTPEvent toEvent(HttpExchange exchange, byte[] body) {
         URI uri = exchange.getRequestURI();
         String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
         Map<String, String> headers = new LinkedHashMap<>();
@@ -156,10 +245,6 @@ public final class HttpApiServer implements AutoCloseable {
         headers.putIfAbsent("x-forwarded-port", Integer.toString(exchange.getLocalAddress().getPort()));
         headers.putIfAbsent("x-forwarded-for", sourceIp);
         String rawQuery = uri.getRawQuery() == null ? "" : uri.getRawQuery();
-        byte[] body;
-        try (InputStream in = exchange.getRequestBody()) {
-            body = in.readAllBytes();
-        }
         String host = headers.getOrDefault("host", "127.0.0.1");
         int colon = host.lastIndexOf(':');
         String domainName = colon > 0 && !host.endsWith("]") ? host.substring(0, colon) : host;
@@ -196,15 +281,8 @@ public final class HttpApiServer implements AutoCloseable {
     /** As API Gateway does: decoded, repeated names joined with commas. */
     static Map<String, String> queryParameters(String rawQuery) {
         Map<String, String> params = new LinkedHashMap<>();
-        for (String pair : rawQuery.split("&")) {
-            if (pair.isEmpty()) {
-                continue;
-            }
-            int eq = pair.indexOf('=');
-            String name = lenientDecode(eq < 0 ? pair : pair.substring(0, eq));
-            String value = eq < 0 ? "" : lenientDecode(pair.substring(eq + 1));
-            params.merge(name, value, (a, b) -> a + "," + b);
-        }
+        QueryStrings.forEachPair(rawQuery, HttpApiServer::lenientDecode,
+                (name, value) -> params.merge(name, value, (a, b) -> a + "," + b));
         return params;
     }
 

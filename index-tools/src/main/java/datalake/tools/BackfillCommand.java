@@ -26,6 +26,7 @@ public final class BackfillCommand {
         System.exit(run(args, System.out, System.err));
     }
 
+    @SuppressWarnings("try") // the progress line is drawn by its own timer: the try only closes it
     static int run(String[] args, PrintStream out, PrintStream err) {
         Backfill.Options options;
         try {

@@ -1,5 +1,6 @@
 package datalake.tools;
 
+import java.io.Console;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.concurrent.Executors;
@@ -28,14 +29,32 @@ final class Progress implements AutoCloseable {
             return thread;
         });
         if (timer != null) {
-            timer.scheduleAtFixedRate(this::draw, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+            // Never cancelled on its own: close() shuts the timer down.
+            var unused = timer.scheduleAtFixedRate(this::draw, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
         }
     }
 
     /** On standard error: twice a second on a terminal, every five seconds otherwise. */
     static Progress toStandardError(Supplier<String> line) {
-        boolean terminal = System.console() != null;
+        boolean terminal = isTerminal();
         return new Progress(System.err, terminal, line, terminal ? 500 : 5000);
+    }
+
+    /**
+     * Whether standard input and output are a terminal. From JDK 22 {@code System.console()} is never null,
+     * so it is asked {@code isTerminal()}, a JDK 22 method this code (built for 21) finds at run time.
+     */
+    @SuppressWarnings("SystemConsoleNull") // handled: null (JDK 21, no terminal) and isTerminal() (22+)
+    private static boolean isTerminal() {
+        Console console = System.console();
+        if (console == null) {
+            return false;
+        }
+        try {
+            return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
+        } catch (ReflectiveOperationException e) {
+            return true; // JDK 21: a console exists only for a terminal
+        }
     }
 
     /** Draws only when {@link #draw()} is called (tests). */

@@ -127,7 +127,7 @@ final class Reconcile {
         Map<String, IndexSnapshot.Stored> allRecords = Map.copyOf(index.records);
         phase = "checking the bucket";
         List<Finding> findings = Collections.synchronizedList(new ArrayList<>());
-        AtomicLong invalid = new AtomicLong();
+        long invalid = 0;
         ExecutorService pool = Executors.newFixedThreadPool(concurrency, r -> {
             Thread thread = new Thread(r, "reconcile");
             thread.setDaemon(true);
@@ -151,7 +151,7 @@ final class Reconcile {
                         continue; // deleted since the listing: the index's records of it are orphans
                     }
                     if (expected.invalid()) {
-                        invalid.incrementAndGet();
+                        invalid++;
                     }
                     compare(expected, records.remove(expected.url()), index.entries.get(expected.url()), findings);
                 }
@@ -189,7 +189,7 @@ final class Reconcile {
                 }
             }
         }
-        return new Result(sorted, listed.get(), invalid.get(), fixed, unfixed, Duration.ofMillis(clock.millis() - started));
+        return new Result(sorted, listed.get(), invalid, fixed, unfixed, Duration.ofMillis(clock.millis() - started));
     }
 
     /** HEADs one object: the records its metadata makes, or none (and why); null when it is gone. */

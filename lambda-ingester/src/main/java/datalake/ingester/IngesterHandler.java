@@ -26,6 +26,7 @@ public final class IngesterHandler implements RequestHandler<SQSEvent, SQSBatchR
     private final Ingester ingester;
     private final Clock clock;
     /** Held here: CRaC keeps only weak references to the resources registered with it. */
+    @SuppressWarnings("UnusedVariable") // never read: only holds a strong reference for CRaC
     private final SnapshotPriming priming;
 
     /**

@@ -76,7 +76,7 @@ final class LatestUpkeep {
         }
         for (Record suspect : suspects.values()) {
             Record current = latest.current(suspect.whatWhereKey());
-            if (current == null || !current.url().equals(o.entry.url()) || now.indexed() && sameFile(current, now)) {
+            if (current == null || !current.url().equals(o.entry.url()) || (now.indexed() && sameFile(current, now))) {
                 continue;
             }
             long newestBucket = current.bucket();

@@ -251,7 +251,7 @@ final class ObjectSync {
             return;
         }
         o.touched.addAll(stale);
-        o.removed += index.removeRecords(o.entry.url(), stale);
+        o.removed = index.removeRecords(o.entry.url(), stale); // once per object and batch
         o.finishedAt = clock.millis();
     }
 

@@ -34,7 +34,7 @@ final class S3BatchJson {
         }
         JsonNode job = root.path("job");
         Map<String, String> arguments = new LinkedHashMap<>();
-        job.path("userArguments").fields().forEachRemaining(e -> arguments.put(e.getKey(), e.getValue().asText()));
+        job.path("userArguments").properties().forEach(e -> arguments.put(e.getKey(), e.getValue().asText()));
         List<S3BatchEventV2.Task> tasks = new ArrayList<>();
         for (JsonNode task : root.path("tasks")) {
             String bucket = text(task, "s3Bucket");

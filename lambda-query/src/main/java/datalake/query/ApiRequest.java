@@ -49,7 +49,7 @@ record ApiRequest(String method, String path, Map<String, String> query, String 
         if (raw == null || raw.isEmpty()) {
             return params;
         }
-        for (String pair : raw.split("&")) {
+        for (String pair : raw.split("&", -1)) {
             if (pair.isEmpty()) {
                 continue;
             }

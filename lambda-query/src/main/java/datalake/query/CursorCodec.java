@@ -39,11 +39,22 @@ final class CursorCodec {
     }
 
     static String encode(FilesQuery query, Cursor cursor) {
+        return encode(query.fingerprint(), cursor);
+    }
+
+    static Cursor decode(FilesQuery query, String text) {
+        Cursor cursor = decode(query.fingerprint(), text);
+        check(query, cursor);
+        return cursor;
+    }
+
+    /** The cursor text of a position in the query with this fingerprint (a files or a feeds query). */
+    static String encode(String fingerprint, Cursor cursor) {
         ByteArrayOutputStream json = new ByteArrayOutputStream(128);
         try (JsonGenerator g = FACTORY.createGenerator(json)) {
             g.writeStartObject();
             g.writeNumberField("v", VERSION);
-            g.writeStringField("f", query.fingerprint());
+            g.writeStringField("f", fingerprint);
             if (cursor.bucket() != null) {
                 g.writeNumberField("b", cursor.bucket());
             }
@@ -60,7 +71,8 @@ final class CursorCodec {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(token);
     }
 
-    static Cursor decode(FilesQuery query, String text) {
+    /** The position a cursor text holds, if this codec wrote it for the query with this fingerprint. */
+    static Cursor decode(String fingerprint, String text) {
         if (text.length() > MAX_LENGTH || !BASE64URL.matcher(text).matches()) {
             throw invalid();
         }
@@ -87,7 +99,7 @@ final class CursorCodec {
         if (node == null || !node.isObject() || !node.path("v").isInt() || node.path("v").intValue() != VERSION) {
             throw invalid();
         }
-        if (!node.path("f").isTextual() || !node.path("f").textValue().equals(query.fingerprint())) {
+        if (!node.path("f").isTextual() || !node.path("f").textValue().equals(fingerprint)) {
             throw new RequestRejectedException(400, ErrorCodes.INVALID_CURSOR,
                     "The cursor belongs to another query; use the next URL exactly as it was returned.");
         }
@@ -107,9 +119,7 @@ final class CursorCodec {
             }
             after = k.textValue();
         }
-        Cursor cursor = new Cursor(bucket, after);
-        check(query, cursor);
-        return cursor;
+        return new Cursor(bucket, after);
     }
 
     /** The position must lie inside the query: its bucket range and its WHERE. */

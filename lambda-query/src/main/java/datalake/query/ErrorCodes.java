@@ -10,6 +10,12 @@ public final class ErrorCodes {
     public static final String INVALID_CURSOR = "InvalidCursor";
     public static final String INVALID_LOOKBACK = "InvalidLookback";
     public static final String NO_SUCH_FILE = "NoSuchFile";
+    /** 400 for a coverage step other than hour or day. */
+    public static final String INVALID_STEP = "InvalidStep";
+    /** 400 for a coverage range longer than its step allows (31 days of hours, 366 days). */
+    public static final String RANGE_TOO_LONG = "RangeTooLong";
+    /** 404 for the feeds of an API that keeps no latest table. */
+    public static final String NO_LATEST_TABLE = "NoLatestTable";
     /** 404 for a path that is no route of the API. */
     public static final String NO_SUCH_ROUTE = "NoSuchRoute";
     /** 405 for a route asked with another method than GET. */

@@ -39,6 +39,9 @@ public final class QueryApi {
     private final TimeQueryPager timePager;
     private final WorkIdQueryPager workIdPager;
     private final LatestFinder latestFinder;
+    /** Null without a latest table: the feeds route then answers 404 NoLatestTable. */
+    private final FeedsPager feeds;
+    private final CoverageReader coverage;
     private final String version;
 
     /** The function's log: request lines, faults, items that are no records. */
@@ -55,6 +58,8 @@ public final class QueryApi {
                 new DynamoRecordsTable(clients.dynamoDb(), config.recordsTable(), unreadable),
                 config.latestTable() == null ? null
                         : new DynamoLatestTable(clients.dynamoDb(), config.latestTable(), unreadable),
+                config.latestTable() == null ? null
+                        : new DynamoLatestFeeds(clients.dynamoDb(), config.latestTable(), unreadable),
                 new S3ObjectStore(clients.s3(), clients.presigner()),
                 Clock.systemUTC());
     }
@@ -64,17 +69,30 @@ public final class QueryApi {
      * @param clock  today's date for latest lookbacks
      */
     public QueryApi(QueryConfig config, RecordsTable records, LatestTable latest, ObjectStore files, Clock clock) {
-        this(config, records, latest, files, clock, TimeQueryPager.Limits.API);
+        this(config, records, latest, null, files, clock, TimeQueryPager.Limits.API);
+    }
+
+    /** @param feeds the latest table as a list of feeds, or null when there is no latest table */
+    public QueryApi(QueryConfig config, RecordsTable records, LatestTable latest, LatestFeeds feeds, ObjectStore files,
+            Clock clock) {
+        this(config, records, latest, feeds, files, clock, TimeQueryPager.Limits.API);
     }
 
     QueryApi(QueryConfig config, RecordsTable records, LatestTable latest, ObjectStore files, Clock clock,
             TimeQueryPager.Limits limits) {
+        this(config, records, latest, null, files, clock, limits);
+    }
+
+    QueryApi(QueryConfig config, RecordsTable records, LatestTable latest, LatestFeeds feeds, ObjectStore files,
+            Clock clock, TimeQueryPager.Limits limits) {
         this.config = config;
         this.files = files;
         ExecutorService executor = readExecutor();
         this.timePager = new TimeQueryPager(records, executor, limits);
         this.workIdPager = new WorkIdQueryPager(records, limits.pageSize(), limits.readLimit());
         this.latestFinder = new LatestFinder(records, latest, executor, clock);
+        this.feeds = feeds == null ? null : FeedsPager.forApi(feeds, clock);
+        this.coverage = new CoverageReader(records, executor);
         this.version = buildVersion();
     }
 
@@ -98,6 +116,8 @@ public final class QueryApi {
                 case LATEST -> Responses.json(200, ResponseJson.record(
                         latest(match.parameter(0), match.parameter(1), request.query()), links));
                 case LATEST_DATA -> latestData(latest(match.parameter(0), match.parameter(1), request.query()));
+                case FEEDS -> Responses.json(200, feeds().answer(request.query(), links));
+                case COVERAGE -> Responses.json(200, coverage.answer(request.query()));
             };
         } catch (RequestRejectedException e) {
             return Responses.json(e.status(), ResponseJson.error(e.code(), e.getMessage()));
@@ -218,6 +238,14 @@ public final class QueryApi {
         }
         ContentHeaders headers = ContentHeaders.of(path, start.bytes());
         return Responses.redirect(files.presignedGet(bucket, key, LINK_VALIDITY, headers));
+    }
+
+    private FeedsPager feeds() {
+        if (feeds == null) {
+            throw new RequestRejectedException(404, ErrorCodes.NO_LATEST_TABLE,
+                    "This API keeps no latest table (DATALAKE_LATEST_TABLE), so it cannot list feeds.");
+        }
+        return feeds;
     }
 
     /** The ids of stored files (common-records' rule) that are also one safe path segment: no '/', '\\', "." or "..". */

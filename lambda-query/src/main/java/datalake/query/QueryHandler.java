@@ -20,6 +20,7 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 public final class QueryHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
     private final QueryApi api;
     /** Held here: CRaC keeps only weak references to the resources registered with it. */
+    @SuppressWarnings("UnusedVariable") // never read: only holds a strong reference for CRaC
     private final SnapshotPriming priming;
 
     /**

@@ -33,6 +33,44 @@ final class ResponseJson {
         });
     }
 
+    /** {@code {"feeds": [{what, where, latest, age_ms}], "next"}}. */
+    static String feeds(List<FeedsPager.Feed> feeds, String next, Links links) {
+        return write(g -> {
+            g.writeStartObject();
+            g.writeArrayFieldStart("feeds");
+            for (FeedsPager.Feed feed : feeds) {
+                g.writeStartObject();
+                g.writeStringField("what", feed.latest().what());
+                g.writeStringField("where", feed.latest().where());
+                g.writeFieldName("latest");
+                writeRecord(g, feed.latest(), links);
+                g.writeNumberField("age_ms", feed.ageMs());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeStringField("next", next);
+            g.writeEndObject();
+        });
+    }
+
+    /** {@code {"step": "hour"|"day", "bins": [{start, files, bytes}]}}. */
+    static String coverage(CoverageReader.Bins bins) {
+        return write(g -> {
+            g.writeStartObject();
+            g.writeStringField("step", bins.query().step().text);
+            g.writeArrayFieldStart("bins");
+            for (int i = 0; i < bins.files().length; i++) {
+                g.writeStartObject();
+                g.writeNumberField("start", bins.start(i));
+                g.writeNumberField("files", bins.files()[i]);
+                g.writeNumberField("bytes", bins.bytes()[i]);
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        });
+    }
+
     static String record(StoredRecord record, Links links) {
         return write(g -> writeRecord(g, record, links));
     }

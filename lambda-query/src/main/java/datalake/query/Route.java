@@ -15,11 +15,14 @@ enum Route {
     FILE_METADATA("/v0/archive/files/{id}/metadata"),
     FILE_DATA("/v0/archive/files/{id}/data"),
     LATEST("/v0/archive/latest/{what}/{where}"),
-    LATEST_DATA("/v0/archive/latest/{what}/{where}/data");
+    LATEST_DATA("/v0/archive/latest/{what}/{where}/data"),
+    FEEDS("/v0/archive/feeds/"),
+    COVERAGE("/v0/archive/coverage/");
 
     static final String METHOD = "GET";
 
     private final String template;
+    @SuppressWarnings("ImmutableEnumChecker") // private, filled in the constructor, never written after
     private final String[] segments;
 
     Route(String template) {

@@ -47,6 +47,11 @@ final class TestFiles {
         return StoredRecord.fromItem(RecordItems.toItem(record));
     }
 
+    /** A latest-table entry as the query reads it back from its item. */
+    static StoredRecord storedLatest(Record record) {
+        return StoredRecord.fromItem(RecordItems.toLatestItem(record));
+    }
+
     /** The records of a file as the query reads them back. */
     static List<StoredRecord> stored(Metadata m) {
         return records(m).stream().map(TestFiles::stored).toList();

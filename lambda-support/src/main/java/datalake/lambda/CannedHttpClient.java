@@ -98,7 +98,7 @@ public final class CannedHttpClient implements SdkHttpClient {
         String type = http.firstMatchingHeader("Content-Type").orElse("");
         if (type.startsWith("application/x-www-form-urlencoded") && request.contentStreamProvider().isPresent()) {
             try (InputStream body = request.contentStreamProvider().get().newStream()) {
-                for (String pair : new String(body.readAllBytes(), StandardCharsets.UTF_8).split("&")) {
+                for (String pair : new String(body.readAllBytes(), StandardCharsets.UTF_8).split("&", -1)) {
                     if (pair.startsWith("Action=")) {
                         return URLDecoder.decode(pair.substring(7), StandardCharsets.UTF_8);
                     }

@@ -1,5 +1,6 @@
 package datalake.lambda;
 
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -44,13 +45,14 @@ public enum EnvironmentVariable {
 
     /** Who reads a variable (a nested class: an enum's constants cannot use its own static fields). */
     private static final class Readers {
-        static final Set<Reader> ALL = EnumSet.allOf(Reader.class);
-        static final Set<Reader> INDEXING = EnumSet.of(Reader.INGESTER, Reader.BACKFILL);
-        static final Set<Reader> INGESTER = EnumSet.of(Reader.INGESTER);
-        static final Set<Reader> QUERY = EnumSet.of(Reader.QUERY);
+        static final Set<Reader> ALL = Collections.unmodifiableSet(EnumSet.allOf(Reader.class));
+        static final Set<Reader> INDEXING = Collections.unmodifiableSet(EnumSet.of(Reader.INGESTER, Reader.BACKFILL));
+        static final Set<Reader> INGESTER = Collections.unmodifiableSet(EnumSet.of(Reader.INGESTER));
+        static final Set<Reader> QUERY = Collections.unmodifiableSet(EnumSet.of(Reader.QUERY));
     }
 
     private final String key;
+    @SuppressWarnings("ImmutableEnumChecker") // private, one of the unmodifiable sets above, never written
     private final Set<Reader> readers;
     private final boolean required;
     private final String meaning;

@@ -22,6 +22,8 @@ public final class LambdaHttpClient {
     }
 
     /**
+     * Returns the SDK HTTP client for a function, keeping enough idle connections for its calls.
+     *
      * @param concurrentCalls the most calls the function makes at once to one host
      */
     public static SdkHttpClient create(int concurrentCalls, Duration connectTimeout, Duration socketTimeout) {

@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * A small dataset that shows every kind of query: two servers' syslogs for today and yesterday, an
- * nginx log spanning three days, a job's outputs under one work_id, and an instant report.
+ * nginx log spanning three days, a job's outputs under one work_id, an instant report, and a backup
+ * feed that stopped three days ago (the explorer page marks it stale).
  */
 final class DemoData {
     static final String WORK_ID = "demo-job-1";
@@ -41,6 +42,10 @@ final class DemoData {
         }
         pushed.add(pusher.push(file(scratch, "report", "weekly report"),
                 new Pusher.FileFacts("weekly-report", "reporting", today + HOUR, null, null, "/srv/report.txt")));
+        long backupStart = today - 4 * DAY + 22 * HOUR;
+        pushed.add(pusher.push(file(scratch, "backup", "backup manifest"),
+                new Pusher.FileFacts("backup", "fileserver01", backupStart, backupStart + 2 * HOUR, null,
+                        "/srv/backup/manifest.txt")));
         return pushed;
     }
 

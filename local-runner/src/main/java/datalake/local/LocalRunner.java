@@ -6,6 +6,7 @@ import datalake.emulators.Emulators;
 import datalake.emulators.HttpApiServer;
 import datalake.emulators.MotoServer;
 import datalake.emulators.ResourceNames;
+import datalake.emulators.SigV4Verifier;
 import datalake.emulators.SqsLambdaPoller;
 import datalake.ingester.Ingester;
 import datalake.ingester.IngesterClients;
@@ -121,15 +122,21 @@ public final class LocalRunner implements AutoCloseable {
         progress("[5/6] starting the query API on port " + portText(options.apiPort()));
         QueryHandler query = new QueryHandler(QueryConfig.fromEnvironment(env), dynamo, s3,
                 Emulators.presignerFor(motoUrl));
-        api = HttpApiServer.start(query, options.apiPort());
+        HttpApiServer.Builder server = HttpApiServer.builder(query).port(options.apiPort())
+                .staticFiles(ExplorerPage.files());
+        if (options.auth() == RunnerOptions.Auth.IAM) {
+            server.sigV4(SigV4Verifier.forLocalApi());
+        }
+        api = server.start();
         String apiUrl = api.url().toString();
+        LocalSigner signer = new LocalSigner(options.auth());
 
         long now = System.currentTimeMillis();
         if (options.demo()) {
             progress("[6/6] pushing the demo dataset through S3 -> SNS -> SQS -> ingester");
             Path scratch = Files.createTempDirectory("datalake-demo");
             List<Pusher.Pushed> pushed = DemoData.push(new Pusher(s3, names.bucket()), now, scratch);
-            waitUntilQueryable(examples(apiUrl, now), pushed.size());
+            waitUntilQueryable(examples(apiUrl, now), pushed.size(), signer);
         } else {
             progress("[6/6] no demo dataset (--no-demo)");
         }
@@ -149,12 +156,13 @@ public final class LocalRunner implements AutoCloseable {
     }
 
     /** Polls the example queries until they return the demo files, so what is printed works. */
-    private static void waitUntilQueryable(List<String> queries, int files) throws IOException, InterruptedException {
+    private static void waitUntilQueryable(List<String> queries, int files, LocalSigner signer)
+            throws IOException, InterruptedException {
         HttpClient http = HttpClient.newHttpClient();
         long deadline = System.currentTimeMillis() + 60_000;
         int answered = 0;
         while (answered < queries.size() && System.currentTimeMillis() < deadline) {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(queries.get(answered))).build();
+            HttpRequest request = signer.get(queries.get(answered));
             if (http.send(request, HttpResponse.BodyHandlers.ofString()).body().contains("\"url\"")) {
                 answered++;
             } else {
@@ -170,7 +178,11 @@ public final class LocalRunner implements AutoCloseable {
         ResourceNames names = deployment.names();
         System.out.println();
         System.out.println("datalake is running locally. Ctrl-C stops everything.");
-        System.out.println("  query API      " + apiUrl + "/v0/archive/");
+        System.out.println("  explorer page  " + apiUrl + "/" + (options.auth() == RunnerOptions.Auth.IAM
+                ? " (its API calls need signatures: scripts/explore.sh --api " + apiUrl + ")" : ""));
+        System.out.println("  query API      " + apiUrl + "/v0/archive/" + (options.auth() == RunnerOptions.Auth.IAM
+                ? " (SigV4 only: execute-api, " + names.region() + ", AWS_ACCESS_KEY_ID=" + Emulators.ACCESS_KEY_ID
+                + " AWS_SECRET_ACCESS_KEY=" + Emulators.SECRET_ACCESS_KEY + ")" : ""));
         System.out.println("  S3/SQS/SNS     " + motoUrl + " (moto; bucket " + names.bucket() + ")");
         System.out.println("  DynamoDB       " + dynamoDb.endpoint() + " (tables " + names.recordsTable() + ", "
                 + names.latestTable() + ")");
@@ -178,15 +190,20 @@ public final class LocalRunner implements AutoCloseable {
         System.out.println("  reports        " + deployment.reportTopicArn());
         System.out.println();
         System.out.println("Try:");
+        String curl = options.auth() == RunnerOptions.Auth.IAM
+                ? "curl --aws-sigv4 'aws:amz:" + names.region() + ":execute-api' --user " + Emulators.ACCESS_KEY_ID + ":"
+                        + Emulators.SECRET_ACCESS_KEY + " '"
+                : "curl '";
         for (String example : examples(apiUrl, now)) {
-            System.out.println("  curl '" + example + "'");
+            System.out.println("  " + curl + example + "'");
         }
         System.out.println();
         System.out.println("Push your own file (from another terminal):");
         System.out.println("  scripts/push.sh --endpoint " + motoUrl + " --bucket " + names.bucket()
                 + " --what syslog --where myhost /var/log/syslog");
         System.out.println();
-        System.out.println(READY + " api=" + apiUrl + " s3=" + motoUrl + " bucket=" + names.bucket());
+        System.out.println(READY + " api=" + apiUrl + " s3=" + motoUrl + " bucket=" + names.bucket()
+                + " auth=" + options.auth().name().toLowerCase(java.util.Locale.ROOT));
         System.out.flush();
     }
 

@@ -9,7 +9,15 @@ import java.util.Map;
  * as template.yaml's NamePrefix default, bucket datalake-local). Port 0 takes a free port.
  */
 record RunnerOptions(int apiPort, int dynamoDbPort, int motoPort, String prefix, String bucket, int batchSize,
-                     boolean demo, boolean help) {
+                     boolean demo, Auth auth, boolean help) {
+
+    /** How the local API authorises requests, as template.yaml's ApiAuthMode does in AWS. */
+    enum Auth {
+        /** Every request is answered (the page works in a browser as it is). */
+        NONE,
+        /** As ApiAuthMode=AWS_IAM: SigV4 with the local credentials, else 403 {"message":"Forbidden"}. */
+        IAM
+    }
 
     static final String USAGE = """
             usage: scripts/local.sh [options]
@@ -20,7 +28,11 @@ record RunnerOptions(int apiPort, int dynamoDbPort, int motoPort, String prefix,
               --bucket NAME       the storage bucket (DATALAKE_LOCAL_BUCKET, default datalake-local)
               --batch-size N      SQS messages per ingester invocation, 1-10 (default 10)
               --no-demo           do not push the demo dataset
-            Port 0 picks a free port.""";
+              --auth none|iam     none (default): the API answers every request; iam: as ApiAuthMode=AWS_IAM,
+                                  requests must be SigV4-signed (service execute-api, us-east-1) with the local
+                                  credentials, else 403 (DATALAKE_LOCAL_AUTH)
+            Port 0 picks a free port. The explorer page is at the API's / (with --auth iam, through
+            scripts/explore.sh --api <API URL>, which signs its calls).""";
 
     static RunnerOptions parse(String[] args, Map<String, String> env) {
         int api = port(env.getOrDefault("DATALAKE_LOCAL_API_PORT", "8080"), "DATALAKE_LOCAL_API_PORT");
@@ -30,6 +42,7 @@ record RunnerOptions(int apiPort, int dynamoDbPort, int motoPort, String prefix,
         String bucket = env.getOrDefault("DATALAKE_LOCAL_BUCKET", "datalake-local");
         int batch = 10;
         boolean demo = true;
+        Auth auth = auth(env.getOrDefault("DATALAKE_LOCAL_AUTH", "none"), "DATALAKE_LOCAL_AUTH");
         boolean help = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -41,6 +54,7 @@ record RunnerOptions(int apiPort, int dynamoDbPort, int motoPort, String prefix,
                 case "--bucket" -> bucket = value(args, ++i, arg);
                 case "--batch-size" -> batch = number(value(args, ++i, arg), arg, 1, 10);
                 case "--no-demo" -> demo = false;
+                case "--auth" -> auth = auth(value(args, ++i, arg), arg);
                 case "-h", "--help" -> help = true;
                 default -> throw new IllegalArgumentException("unknown option " + arg + ".");
             }
@@ -51,7 +65,7 @@ record RunnerOptions(int apiPort, int dynamoDbPort, int motoPort, String prefix,
         if (!bucket.matches("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")) {
             throw new IllegalArgumentException("--bucket must be a valid S3 bucket name (lowercase, 3-63 characters).");
         }
-        return new RunnerOptions(api, dynamo, moto, prefix, bucket, batch, demo, help);
+        return new RunnerOptions(api, dynamo, moto, prefix, bucket, batch, demo, auth, help);
     }
 
     /** The resource names: template.yaml's, for this prefix. */
@@ -65,6 +79,14 @@ record RunnerOptions(int apiPort, int dynamoDbPort, int motoPort, String prefix,
             throw new IllegalArgumentException(flag + " needs a value.");
         }
         return args[i];
+    }
+
+    private static Auth auth(String text, String name) {
+        return switch (text.strip()) {
+            case "none" -> Auth.NONE;
+            case "iam" -> Auth.IAM;
+            default -> throw new IllegalArgumentException(name + " must be none or iam.");
+        };
     }
 
     private static int port(String text, String name) {

@@ -71,6 +71,17 @@ public record StoredRecord(long bucket, String what, String where, String id, St
         return item.get(RecordItems.METADATA).m();
     }
 
+    /** {@code size} in bytes when it is a number, else null (the first record format had none). */
+    public Long size() {
+        return whole(item.get(RecordItems.SIZE));
+    }
+
+    /** {@code what_where_key} of a latest-table item as stored, or {@code <what>:<where>} for a record. */
+    public String whatWhereKey() {
+        AttributeValue stored = item.get(RecordItems.WHAT_WHERE_KEY);
+        return stored != null && stored.s() != null ? stored.s() : what + ":" + where;
+    }
+
     /** The end of the file's time range, or its start when it is an instant. */
     public long endOrStart() {
         return end == null ? start : end;

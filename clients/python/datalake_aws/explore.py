@@ -1,0 +1,152 @@
+"""A local signing proxy for the explorer page, like ``kubectl proxy``: ``scripts/explore.sh``.
+
+It listens on 127.0.0.1 only, serves the page's files at ``/``, and forwards the page's GET requests
+under ``/v0/`` to the deployed API with this machine's credentials (SigV4 or a bearer token, through
+the sessions of this package), so the deployed API stays closed and never serves the page itself.
+Redirects (``/data``'s presigned S3 link) are passed to the browser as they are: the browser fetches
+the file from S3 directly, without any API credentials.
+
+Requests whose ``Host`` is not this proxy's own loopback address are refused, so that a web page
+cannot reach the API through it by DNS rebinding.
+"""
+
+import argparse
+import mimetypes
+import os
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
+
+import requests
+
+from datalake_aws.sessions import BearerTokenSession, SigV4Session
+
+#: The proxy's answer line once it listens; scripts and tests wait for it.
+READY = "datalake explore: ready"
+_FORWARDED_RESPONSE_HEADERS = ("content-type", "location", "cache-control")
+_PAGE_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+               ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png"}
+
+
+def session_for(auth, api_url):
+    if auth == "iam":
+        return SigV4Session(api_url=api_url)
+    if auth == "jwt":
+        return BearerTokenSession(api_url=api_url)
+    return requests.Session()
+
+
+def page_files(page_dir):
+    """path -> (content type, bytes) for the files of the page directory; ``/`` is index.html."""
+    files = {}
+    for name in sorted(os.listdir(page_dir)):
+        path = os.path.join(page_dir, name)
+        if os.path.isfile(path) and not name.startswith("."):
+            content_type = _PAGE_TYPES.get(os.path.splitext(name)[1]) or mimetypes.guess_type(name)[0] \
+                or "application/octet-stream"
+            with open(path, "rb") as f:
+                files["/" + name] = (content_type, f.read())
+    if "/index.html" not in files:
+        raise ValueError("%s has no index.html: give the explorer page's directory." % page_dir)
+    files["/"] = files["/index.html"]
+    return files
+
+
+class ExplorerProxy(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, port, api_url, session, files):
+        super().__init__(("127.0.0.1", port), ProxyHandler)
+        self.api_url = api_url.rstrip("/")
+        self.session = session
+        self.files = files
+        self.hosts = {"127.0.0.1:%d" % self.server_port, "localhost:%d" % self.server_port}
+
+    @property
+    def url(self):
+        return "http://127.0.0.1:%d" % self.server_port
+
+
+class ProxyHandler(BaseHTTPRequestHandler):
+    server_version = "datalake-explore"
+
+    def log_message(self, fmt, *args):
+        if os.environ.get("DATALAKE_EXPLORE_QUIET") != "1":
+            sys.stderr.write("explore: %s\n" % (fmt % args))
+
+    def do_GET(self):
+        if self.headers.get("Host", "").lower() not in self.server.hosts:
+            return self.reply(403, "text/plain; charset=utf-8", b"This proxy answers only at its own address.\n")
+        path = urlsplit(self.path).path
+        if path.startswith("/v0/"):
+            return self.forward()
+        page = self.server.files.get(path)
+        if page is None:
+            return self.reply(404, "text/plain; charset=utf-8", b"Not found.\n")
+        content_type, body = page
+        self.reply(200, content_type, body, {
+            "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff",
+            "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"})
+
+    def do_HEAD(self):
+        self.reply(405, "text/plain; charset=utf-8", b"")
+
+    do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD
+
+    def forward(self):
+        try:
+            upstream = self.server.session.get(self.server.api_url + self.path, allow_redirects=False,
+                                               timeout=(5, 60), headers={"Accept": "application/json"})
+        except requests.RequestException as e:
+            body = ('{"code":"ProxyError","message":"The API did not answer: %s."}'
+                    % type(e).__name__).encode()
+            return self.reply(502, "application/json", body)
+        headers = {name: upstream.headers[name] for name in _FORWARDED_RESPONSE_HEADERS if name in upstream.headers}
+        content_type = headers.pop("content-type", "application/json")
+        self.reply(upstream.status_code, content_type, upstream.content, headers)
+
+    def reply(self, status, content_type, body, headers=None):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="datalake-explore", description="Serves the explorer page on "
+                                     "127.0.0.1 and signs its calls to a deployed datalake API.")
+    parser.add_argument("--api", default=os.environ.get("DATALAKE_HTTP_URL"),
+                        help="the API's URL (default: DATALAKE_HTTP_URL)")
+    parser.add_argument("--auth", choices=("iam", "jwt", "none"), default="iam",
+                        help="iam: SigV4 with the AWS credential chain (default); jwt: a bearer token from "
+                             "DATALAKE_API_TOKEN or DATALAKE_API_TOKEN_COMMAND; none: plain requests")
+    parser.add_argument("--port", type=int, default=8001, help="local port (default 8001; 0 for a free one)")
+    parser.add_argument("--page-dir", required=True, help="the explorer page's directory")
+    args = parser.parse_args(argv)
+    if not args.api:
+        parser.error("give --api URL or set DATALAKE_HTTP_URL")
+    try:
+        files = page_files(args.page_dir)
+        session = session_for(args.auth, args.api)
+        proxy = ExplorerProxy(args.port, args.api, session, files)
+    except (ValueError, OSError) as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    print("explorer: %s/ (API %s, %s)" % (proxy.url, args.api, {
+        "iam": "signed with SigV4", "jwt": "with a bearer token", "none": "unsigned"}[args.auth]))
+    print("%s url=%s" % (READY, proxy.url), flush=True)
+    try:
+        proxy.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        proxy.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""The explorer proxy in process, in front of a small local "API": what it serves, forwards and refuses."""
+
+import http.client
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+import requests
+
+from datalake_aws.explore import ExplorerProxy, page_files
+
+
+class FakeApi(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        self.server.seen.append((self.path, self.headers.get("Cookie")))
+        if self.path.endswith("/data"):
+            self.send_response(302)
+            self.send_header("Location", "http://127.0.0.1:9/bucket/f1/data?X-Amz-Signature=abc")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        body = json.dumps({"feeds": [], "next": None}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Set-Cookie", "api=1")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture
+def proxy(tmp_path):
+    (tmp_path / "index.html").write_text("<title>datalake explorer</title>")
+    (tmp_path / "explorer.js").write_text("// js")
+    api = ThreadingHTTPServer(("127.0.0.1", 0), FakeApi)
+    api.seen = []
+    threading.Thread(target=api.serve_forever, daemon=True).start()
+    server = ExplorerProxy(0, "http://127.0.0.1:%d" % api.server_port, requests.Session(), page_files(str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server, api
+    server.shutdown()
+    api.shutdown()
+
+
+def get(server, path, host=None, method="GET"):
+    connection = http.client.HTTPConnection("127.0.0.1", server.server_port, timeout=10)
+    connection.putrequest(method, path, skip_host=True)
+    connection.putheader("Host", host or "127.0.0.1:%d" % server.server_port)
+    connection.putheader("Cookie", "browser=secret")
+    connection.endheaders()
+    response = connection.getresponse()
+    return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+
+
+def test_serves_the_page_at_the_root_with_a_strict_policy(proxy):
+    server, _ = proxy
+    status, headers, body = get(server, "/")
+    assert status == 200 and b"datalake explorer" in body
+    assert headers["content-type"].startswith("text/html")
+    assert "default-src 'self'" in headers["content-security-policy"]
+    assert get(server, "/explorer.js")[0] == 200
+    assert get(server, "/../etc/passwd")[0] == 404
+
+
+def test_forwards_api_calls_without_the_browsers_cookies_and_passes_redirects_on(proxy):
+    server, api = proxy
+    status, headers, body = get(server, "/v0/archive/feeds/?what=syslog")
+    redirect = get(server, "/v0/archive/files/f1/data")
+
+    assert status == 200 and json.loads(body) == {"feeds": [], "next": None}
+    assert "set-cookie" not in headers
+    assert api.seen[0] == ("/v0/archive/feeds/?what=syslog", None)
+    assert redirect[0] == 302
+    assert redirect[1]["location"] == "http://127.0.0.1:9/bucket/f1/data?X-Amz-Signature=abc"
+
+
+def test_refuses_other_hosts_and_methods(proxy):
+    server, api = proxy
+    assert get(server, "/v0/archive/feeds/", host="evil.example")[0] == 403
+    assert get(server, "/v0/archive/feeds/", host="evil.example:%d" % server.server_port)[0] == 403
+    assert get(server, "/v0/archive/feeds/", method="POST")[0] == 405
+    assert get(server, "/v0/archive/feeds/", host="localhost:%d" % server.server_port)[0] == 200
+    assert len(api.seen) == 1, "nothing refused reached the API"

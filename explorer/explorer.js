@@ -1,0 +1,477 @@
+// The explorer page: feeds and their age, a coverage timeline, and the files of a range or a work_id.
+// Plain JavaScript, no build step. Every API call goes to this page's own origin (the local runner,
+// or scripts/explore.sh's signing proxy), so absolute URLs from the API (next, http_url) are turned
+// into paths here. Values from the API are written with textContent only.
+"use strict";
+
+const HOUR = 3600000;
+const DAY = 24 * HOUR;
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  feeds: [],        // [{what, where, latest, age_ms}]
+  selected: null,   // "what:where"
+  filesPages: [],   // the paths of the pages seen so far, for "Previous page"
+  nextFiles: null,  // the path of the next page of files
+  binWidth: DAY,    // the coverage step shown, in ms
+};
+
+// ---- the API -------------------------------------------------------------------------------------
+
+class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** The path and query of an API URL, to be asked of this page's own origin. */
+function localPath(url) {
+  const u = new URL(url, location.href);
+  return u.pathname + u.search;
+}
+
+async function api(path) {
+  let response;
+  try {
+    response = await fetch(localPath(path), { headers: { Accept: "application/json" } });
+  } catch (e) {
+    throw new ApiError(0, "Network", "The API did not answer; is the local runner or scripts/explore.sh running?");
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch (e) {
+    body = null;
+  }
+  if (!response.ok) {
+    if (response.status === 403) {
+      throw new ApiError(403, "Forbidden", "The API answered 403 Forbidden: it takes signed requests only. "
+        + "Open the page through scripts/explore.sh, which signs them with your AWS credentials.");
+    }
+    const code = body && body.code ? body.code : "HTTP " + response.status;
+    const message = body && body.message ? body.message : "The API answered " + response.status + ".";
+    throw new ApiError(response.status, code, message);
+  }
+  return body;
+}
+
+function query(params) {
+  const q = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== null && value !== undefined && value !== "") {
+      q.set(name, value);
+    }
+  }
+  return q.toString();
+}
+
+// ---- formatting ------------------------------------------------------------------------------------
+
+function iso(ms) {
+  if (ms === null || ms === undefined) {
+    return "";
+  }
+  return new Date(ms).toISOString().replace(".000Z", "Z").replace("T", " ");
+}
+
+function age(ms) {
+  if (ms < 60000) {
+    return "now";
+  }
+  const d = Math.floor(ms / DAY);
+  const h = Math.floor((ms % DAY) / HOUR);
+  const m = Math.floor((ms % HOUR) / 60000);
+  if (d > 0) {
+    return d + " d " + h + " h";
+  }
+  return h > 0 ? h + " h " + m + " min" : m + " min";
+}
+
+function bytes(n) {
+  if (n === null || n === undefined) {
+    return "";
+  }
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return (i === 0 ? v : v.toFixed(1)) + " " + units[i];
+}
+
+/** Milliseconds from "now", a number of ms, or ISO-8601 text (UTC when no zone is given); NaN if none. */
+function parseTime(text, fallback) {
+  const t = (text || "").trim();
+  if (t === "") {
+    return fallback;
+  }
+  if (t.toLowerCase() === "now") {
+    return Date.now();
+  }
+  if (/^-?\d+$/.test(t)) {
+    return Number(t);
+  }
+  const zoned = /([zZ]|[+-]\d\d:?\d\d)$/.test(t) || /^\d{4}-\d\d-\d\d$/.test(t) ? t : t + "Z";
+  return Date.parse(zoned.replace(" ", "T"));
+}
+
+function cell(row, text, className) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (className) {
+    td.className = className;
+  }
+  row.appendChild(td);
+  return td;
+}
+
+function setStatus(text, isError) {
+  const status = $("status");
+  status.textContent = text;
+  status.className = isError ? "error" : "";
+}
+
+function report(error) {
+  setStatus(error instanceof ApiError ? error.message + (error.code && error.status >= 400 && error.status !== 403
+    ? " (" + error.code + ")" : "") : String(error), true);
+}
+
+// ---- feeds -----------------------------------------------------------------------------------------
+
+function staleAfterMs() {
+  const hours = Number($("stale-hours").value);
+  return Number.isFinite(hours) && hours >= 0 ? hours * HOUR : 24 * HOUR;
+}
+
+async function loadFeeds() {
+  const feeds = [];
+  let path = "/v0/archive/feeds/";
+  try {
+    while (path) {
+      const page = await api(path);
+      feeds.push(...page.feeds);
+      path = page.next;
+    }
+  } catch (e) {
+    if (e instanceof ApiError && e.code === "NoLatestTable") {
+      $("feeds-summary").textContent = "This API keeps no latest table: search by what instead.";
+      return;
+    }
+    throw e;
+  }
+  // Oldest first: the feeds that stopped arriving are the ones to look at.
+  feeds.sort((a, b) => b.age_ms - a.age_ms || a.what.localeCompare(b.what) || a.where.localeCompare(b.where));
+  state.feeds = feeds;
+  renderFeeds();
+}
+
+function renderFeeds() {
+  const limit = staleAfterMs();
+  const filter = $("feeds-filter").value.trim().toLowerCase();
+  const body = document.createDocumentFragment();
+  let stale = 0;
+  let shown = 0;
+  for (const feed of state.feeds) {
+    const isStale = feed.age_ms > limit;
+    if (isStale) {
+      stale++;
+    }
+    if (filter && !feed.what.includes(filter) && !feed.where.includes(filter)) {
+      continue;
+    }
+    shown++;
+    const key = feed.what + ":" + feed.where;
+    const row = document.createElement("tr");
+    row.dataset.feed = key;
+    row.className = (isStale ? "stale" : "live") + (key === state.selected ? " selected" : "");
+    const what = document.createElement("td");
+    const open = document.createElement("button");
+    open.type = "button";
+    open.className = "feed-link";
+    open.textContent = feed.what;
+    open.dataset.what = feed.what;
+    open.dataset.where = feed.where;
+    open.setAttribute("aria-label", "show " + feed.what + " from " + feed.where);
+    what.appendChild(open);
+    row.appendChild(what);
+    cell(row, feed.where);
+    const metadata = feed.latest.metadata;
+    cell(row, iso(metadata.end === null ? metadata.start : metadata.end));
+    cell(row, age(feed.age_ms), "num");
+    const status = cell(row, "");
+    const badge = document.createElement("span");
+    badge.className = "badge";
+    badge.textContent = isStale ? "stale" : "live";
+    status.appendChild(badge);
+    body.appendChild(row);
+  }
+  const tbody = $("feeds").tBodies[0];
+  tbody.replaceChildren(body);
+  $("feeds-summary").textContent = state.feeds.length + " feeds, " + stale + " stale"
+    + (shown < state.feeds.length ? ", " + shown + " shown" : "");
+}
+
+// ---- the selection: a feed, a range, or a work_id ----------------------------------------------------
+
+function selection() {
+  const end = parseTime($("q-end").value, Date.now());
+  const start = parseTime($("q-start").value, end - 7 * DAY);
+  return {
+    what: $("q-what").value.trim(),
+    where: $("q-where").value.trim(),
+    workId: $("q-work-id").value.trim(),
+    start,
+    end,
+    step: $("q-step").value,
+  };
+}
+
+function showFeed(what, where) {
+  $("q-what").value = what;
+  $("q-where").value = where;
+  $("q-work-id").value = "";
+  search();
+}
+
+async function search() {
+  const s = selection();
+  if (!s.what) {
+    setStatus("Give a what (or pick a feed).", true);
+    $("q-what").focus();
+    return;
+  }
+  if (!s.workId && (Number.isNaN(s.start) || Number.isNaN(s.end))) {
+    setStatus("Give start and end as ISO-8601 times (2026-01-01T00:00Z) or milliseconds.", true);
+    return;
+  }
+  state.selected = s.where ? s.what + ":" + s.where : null;
+  for (const row of $("feeds").tBodies[0].rows) {
+    row.classList.toggle("selected", row.dataset.feed === state.selected);
+  }
+  location.hash = query({ what: s.what, where: s.where, work_id: s.workId,
+    start: s.workId ? "" : s.start, end: s.workId ? "" : s.end, step: s.step === "auto" ? "" : s.step });
+  setStatus("");
+  const files = s.workId
+    ? "/v0/archive/files/?" + query({ what: s.what, where: s.where, work_id: s.workId })
+    : "/v0/archive/files/?" + query({ what: s.what, where: s.where, start: s.start, end: s.end });
+  const jobs = [loadFiles(files, [])];
+  if (s.workId) {
+    $("coverage-section").hidden = true;
+  } else {
+    jobs.push(loadCoverage(s));
+  }
+  try {
+    await Promise.all(jobs);
+  } catch (e) {
+    report(e);
+  }
+}
+
+// ---- coverage ----------------------------------------------------------------------------------------
+
+function stepFor(s) {
+  if (s.step !== "auto") {
+    return s.step;
+  }
+  return s.end - s.start <= 4 * DAY ? "hour" : "day";
+}
+
+async function loadCoverage(s) {
+  const step = stepFor(s);
+  const coverage = await api("/v0/archive/coverage/?" + query({ what: s.what, where: s.where, start: s.start,
+    end: s.end, step }));
+  renderCoverage(s, coverage);
+}
+
+function renderCoverage(s, coverage) {
+  const width = coverage.step === "hour" ? HOUR : DAY;
+  const max = Math.max(1, ...coverage.bins.map((b) => b.files));
+  const bins = document.createDocumentFragment();
+  const gaps = [];
+  let files = 0;
+  for (const bin of coverage.bins) {
+    files += bin.files;
+    const el = document.createElement("button");
+    el.type = "button";
+    el.className = bin.files === 0 ? "bin gap" : "bin";
+    el.dataset.start = bin.start;
+    el.dataset.files = bin.files;
+    el.setAttribute("role", "listitem");
+    el.style.height = bin.files === 0 ? "100%" : Math.max(8, Math.round(100 * bin.files / max)) + "%";
+    el.title = iso(bin.start) + ": " + bin.files + " files, " + bytes(bin.bytes);
+    el.setAttribute("aria-label", el.title);
+    bins.appendChild(el);
+    if (bin.files === 0) {
+      const last = gaps[gaps.length - 1];
+      if (last && last.end === bin.start) {
+        last.end = bin.start + width;
+      } else {
+        gaps.push({ start: bin.start, end: bin.start + width });
+      }
+    }
+  }
+  state.binWidth = width;
+  $("timeline").replaceChildren(bins);
+  $("axis-start").textContent = iso(coverage.bins.length ? coverage.bins[0].start : s.start);
+  $("axis-end").textContent = iso(coverage.bins.length ? coverage.bins[coverage.bins.length - 1].start + width : s.end);
+  const list = document.createDocumentFragment();
+  for (const gap of gaps) {
+    const item = document.createElement("li");
+    item.className = "gap-range";
+    item.dataset.start = gap.start;
+    item.dataset.end = gap.end;
+    item.textContent = "no files from " + iso(gap.start) + " to " + iso(gap.end);
+    list.appendChild(item);
+  }
+  $("gaps").replaceChildren(list);
+  $("coverage-title").textContent = "Coverage of " + s.what + (s.where ? " from " + s.where : "");
+  $("coverage-summary").textContent = coverage.bins.length + " " + coverage.step + "s, "
+    + gaps.length + (gaps.length === 1 ? " gap" : " gaps") + " (a file counts in every " + coverage.step
+    + " it touches; select a bar to list its files)";
+  $("coverage-section").hidden = false;
+}
+
+function showBin(bin) {
+  const start = Number(bin.dataset.start);
+  const width = state.binWidth;
+  const s = selection();
+  loadFiles("/v0/archive/files/?" + query({ what: s.what, where: s.where, start, end: start + width - 1 }), [])
+    .catch(report);
+}
+
+// ---- files -------------------------------------------------------------------------------------------
+
+async function loadFiles(path, previous) {
+  const page = await api(path);
+  state.filesPages = previous.concat([path]);
+  renderFiles(page);
+}
+
+function renderFiles(page) {
+  const rows = document.createDocumentFragment();
+  // The API pages by day bucket and key; within a page, time order reads better.
+  const records = page.records.slice().sort((a, b) => a.metadata.start - b.metadata.start);
+  for (const record of records) {
+    const m = record.metadata;
+    const row = document.createElement("tr");
+    row.dataset.id = m.id;
+    cell(row, m.id);
+    cell(row, m.where);
+    cell(row, m.start_iso || iso(m.start));
+    cell(row, m.end_iso || iso(m.end));
+    cell(row, bytes(record.size), "num");
+    cell(row, m.work_id === null ? "" : m.work_id);
+    const details = document.createElement("details");
+    const summary = document.createElement("summary");
+    summary.textContent = m.path;
+    const pre = document.createElement("pre");
+    pre.textContent = JSON.stringify(Object.assign({ url: record.url, create_time: record.create_time }, m), null, 2);
+    details.append(summary, pre);
+    cell(row, "").appendChild(details);
+    const link = document.createElement("a");
+    // Through this page's origin, so that the proxy signs it; the API answers 302 to S3.
+    link.href = "/v0/archive/files/" + encodeURIComponent(m.id) + "/data";
+    link.className = "download";
+    link.textContent = "download";
+    link.setAttribute("download", m.id);
+    cell(row, "").appendChild(link);
+    rows.appendChild(row);
+  }
+  $("files").tBodies[0].replaceChildren(rows);
+  state.nextFiles = page.next ? localPath(page.next) : null;
+  const number = state.filesPages.length;
+  $("files-summary").textContent = page.records.length === 0 ? "no files"
+    : "page " + number + ": " + page.records.length + " files" + (page.next ? ", more follow" : "");
+  $("files-next").disabled = !page.next;
+  $("files-prev").disabled = number <= 1;
+  $("files-section").hidden = false;
+}
+
+function nextFiles() {
+  if (state.nextFiles) {
+    loadFiles(state.nextFiles, state.filesPages).catch(report);
+  }
+}
+
+function previousFiles() {
+  if (state.filesPages.length > 1) {
+    const pages = state.filesPages.slice(0, -1);
+    loadFiles(pages[pages.length - 1], pages.slice(0, -1)).catch(report);
+  }
+}
+
+// ---- wiring ------------------------------------------------------------------------------------------
+
+function restoreFromHash() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (!params.get("what")) {
+    return false;
+  }
+  $("q-what").value = params.get("what") || "";
+  $("q-where").value = params.get("where") || "";
+  $("q-work-id").value = params.get("work_id") || "";
+  $("q-start").value = params.get("start") ? iso(Number(params.get("start"))).replace(" ", "T") : "";
+  $("q-end").value = params.get("end") ? iso(Number(params.get("end"))).replace(" ", "T") : "";
+  $("q-step").value = params.get("step") || "auto";
+  return true;
+}
+
+function init() {
+  const saved = localStorage.getItem("datalake.staleHours");
+  if (saved !== null) {
+    $("stale-hours").value = saved;
+  }
+  $("search").addEventListener("submit", (e) => {
+    e.preventDefault();
+    search();
+  });
+  $("stale-hours").addEventListener("input", () => {
+    localStorage.setItem("datalake.staleHours", $("stale-hours").value);
+    renderFeeds();
+  });
+  $("feeds-filter").addEventListener("input", renderFeeds);
+  // One listener per table, not one per row: thousands of rows stay cheap.
+  $("feeds").addEventListener("click", (e) => {
+    const open = e.target.closest(".feed-link");
+    if (open) {
+      showFeed(open.dataset.what, open.dataset.where);
+    }
+  });
+  $("timeline").addEventListener("click", (e) => {
+    const bin = e.target.closest(".bin");
+    if (bin) {
+      showBin(bin);
+    }
+  });
+  $("files-next").addEventListener("click", nextFiles);
+  $("files-prev").addEventListener("click", previousFiles);
+  document.addEventListener("keydown", (e) => {
+    const typing = e.target.closest("input, select, textarea");
+    if (typing || e.ctrlKey || e.metaKey || e.altKey) {
+      return;
+    }
+    if (e.key === "/") {
+      e.preventDefault();
+      $("q-what").focus();
+    } else if (e.key === "f") {
+      const first = document.querySelector("#feeds .feed-link");
+      if (first) {
+        first.focus();
+      }
+    } else if (e.key === "n") {
+      nextFiles();
+    } else if (e.key === "p") {
+      previousFiles();
+    }
+  });
+  loadFeeds().catch(report);
+  if (restoreFromHash()) {
+    search();
+  }
+}
+
+init();

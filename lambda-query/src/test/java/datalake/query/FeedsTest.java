@@ -1,0 +1,136 @@
+package datalake.query;
+
+import static datalake.query.Events.body;
+import static datalake.query.Events.get;
+import static datalake.query.TestFiles.DAY;
+import static datalake.query.TestFiles.T0;
+import static datalake.query.TestFiles.file;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** {@code /v0/archive/feeds/}: every feed of the latest table once across pages, its age, and the errors. */
+class FeedsTest {
+    private static final long NOW = T0 + 40 * DAY;
+    private final InMemoryLatestFeeds latest = new InMemoryLatestFeeds();
+    private final QueryApi api = new QueryApi(QueryConfig.of("records", "lake"), new InMemoryRecordsTable(), null,
+            latest, new FakeObjectStore(), Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC));
+
+    private void feed(String what, String where, long start, Long end) {
+        latest.put(TestFiles.records(file(what + "-" + where, what, where, start, end)).get(0));
+    }
+
+    private JsonNode feeds(String query) {
+        APIGatewayV2HTTPResponse response = api.handle(get("/v0/archive/feeds/", query));
+        assertEquals(200, response.getStatusCode(), response.getBody());
+        return body(response);
+    }
+
+    /** Follows next links (as a client does: the path and query of the URL) and returns every feed seen. */
+    private List<String> allPages(String query, List<Integer> pageSizes) {
+        List<String> seen = new ArrayList<>();
+        JsonNode page = feeds(query);
+        while (true) {
+            pageSizes.add(page.path("feeds").size());
+            page.path("feeds").forEach(f -> seen.add(f.path("what").asText() + ":" + f.path("where").asText()));
+            if (page.path("next").isNull()) {
+                return seen;
+            }
+            URI next = URI.create(page.path("next").asText());
+            assertTrue(next.toString().startsWith("https://abc123.execute-api.us-east-1.amazonaws.com/v0/archive/feeds/?"),
+                    next.toString());
+            page = feeds(next.getRawQuery());
+        }
+    }
+
+    @Test
+    void aFeedCarriesItsNewestFileAndTheAgeOfItsEnd() {
+        feed("syslog", "web", NOW - 3 * DAY, NOW - 2 * DAY);
+        feed("report", "host", NOW - DAY, null);
+        feed("future", "clock", NOW + DAY, NOW + 2 * DAY);
+
+        JsonNode page = feeds("");
+
+        assertTrue(page.path("next").isNull());
+        List<String> order = new ArrayList<>();
+        page.path("feeds").forEach(f -> order.add(f.path("what").asText()));
+        assertEquals(List.of("future", "report", "syslog"), order, "a page reads in what, where order");
+        JsonNode syslog = page.path("feeds").get(2);
+        assertEquals("web", syslog.path("where").asText());
+        assertEquals(2 * DAY, syslog.path("age_ms").asLong());
+        assertEquals("s3://bucket/syslog-web/data", syslog.path("latest").path("url").asText());
+        assertEquals(NOW - 2 * DAY, syslog.path("latest").path("metadata").path("end").asLong());
+        assertEquals(DAY, page.path("feeds").get(1).path("age_ms").asLong(), "an instant's age counts from its start");
+        assertEquals(0, page.path("feeds").get(0).path("age_ms").asLong(), "data from the future is not negative age");
+    }
+
+    @Test
+    void pagesOfAHundredListEveryFeedOnce() {
+        for (int i = 0; i < 250; i++) {
+            feed(i % 2 == 0 ? "syslog" : "nginx", String.format("host-%03d", i), T0 + i, null);
+        }
+        List<Integer> sizes = new ArrayList<>();
+
+        List<String> seen = allPages("", sizes);
+
+        assertEquals(250, seen.size());
+        assertEquals(250, new HashSet<>(seen).size());
+        assertEquals(List.of(100, 100, 50), sizes);
+    }
+
+    @Test
+    void whatKeepsOneWhatAcrossPages() {
+        for (int i = 0; i < 250; i++) {
+            feed(i % 2 == 0 ? "syslog" : "nginx", String.format("host-%03d", i), T0 + i, null);
+        }
+        List<Integer> sizes = new ArrayList<>();
+
+        List<String> seen = allPages("what=nginx", sizes);
+
+        assertEquals(125, seen.size());
+        assertEquals(125, new HashSet<>(seen).size());
+        assertTrue(seen.stream().allMatch(f -> f.startsWith("nginx:")), seen.toString());
+        assertEquals(List.of(100, 25), sizes);
+        assertEquals(Set.of(), new HashSet<>(allPages("what=Not-A-Slug", new ArrayList<>())));
+    }
+
+    @Test
+    void aCursorIsBoundToItsWhatAndCannotBeEdited() {
+        for (int i = 0; i < 150; i++) {
+            feed("syslog", String.format("host-%03d", i), T0 + i, null);
+        }
+        String next = URI.create(feeds("what=syslog").path("next").asText()).getRawQuery();
+        String cursor = next.substring(next.indexOf("cursor=") + "cursor=".length());
+
+        APIGatewayV2HTTPResponse moved = api.handle(get("/v0/archive/feeds/", "what=nginx&cursor=" + cursor));
+        APIGatewayV2HTTPResponse edited = api.handle(get("/v0/archive/feeds/", "what=syslog&cursor=x" + cursor));
+
+        assertEquals(400, moved.getStatusCode());
+        assertEquals("InvalidCursor", body(moved).path("code").asText());
+        assertEquals(400, edited.getStatusCode());
+        assertEquals("InvalidCursor", body(edited).path("code").asText());
+    }
+
+    @Test
+    void withoutALatestTableFeedsAre404NoLatestTable() {
+        QueryApi withoutLatest = new QueryApi(QueryConfig.of("records", "lake"), new InMemoryRecordsTable(), null,
+                new FakeObjectStore(), Clock.systemUTC());
+
+        APIGatewayV2HTTPResponse response = withoutLatest.handle(get("/v0/archive/feeds/", ""));
+
+        assertEquals(404, response.getStatusCode());
+        assertEquals("NoLatestTable", body(response).path("code").asText());
+        assertTrue(body(response).path("message").asText().endsWith("."));
+    }
+}

@@ -1,0 +1,190 @@
+package datalake.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The explorer page in headless Chromium against the local runner with its demo data and planted
+ * data: a sensor feed of hourly files with six missing hours. The feeds table lists the demo feeds
+ * and marks the stopped one stale; the sensor's hourly timeline shows the gap; paging through its
+ * files (with the keyboard) shows each file once; a download link returns the file. The test saves
+ * a screenshot (target/explorer.png).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ExplorerIT {
+    private static final long HOUR = 3_600_000L;
+    private static final int HOURS = 150;
+    private static final int GAP_FROM = 100;
+    private static final int GAP_TO = 106;
+
+    @TempDir
+    static Path work;
+    private RunnerHarness runner;
+    private BrowserHarness browser;
+    private long first;
+    private List<String> sensorIds;
+
+    @BeforeAll
+    void startRunnerAndBrowser() throws Exception {
+        browser = BrowserHarness.start();
+        runner = RunnerHarness.start("explorer-it");
+        first = (System.currentTimeMillis() / HOUR - HOURS - 2) * HOUR;
+        sensorIds = runner.pushHourly("sensor", "probe01", first, HOURS, GAP_FROM, GAP_TO, work);
+        runner.awaitFiles("sensor", first, first + HOURS * HOUR, sensorIds.size(), new LocalSigner(RunnerOptions.Auth.NONE));
+        browser.driver.get(runner.api + "/");
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        try {
+            if (browser != null) {
+                browser.close();
+            }
+        } finally {
+            if (runner != null) {
+                runner.close();
+            }
+        }
+    }
+
+    private List<WebElement> all(String css) {
+        return browser.driver.findElements(By.cssSelector(css));
+    }
+
+    private WebElement one(String css) {
+        return browser.driver.findElement(By.cssSelector(css));
+    }
+
+    @Test
+    @Order(1)
+    void theFeedsTableListsTheDemoFeedsOldestFirstAndMarksTheStoppedOneStale() {
+        browser.await(d -> all("#feeds tbody tr").size() >= 7);
+
+        List<String> feeds = all("#feeds tbody tr").stream().map(r -> r.getDomAttribute("data-feed")).toList();
+        assertTrue(feeds.containsAll(List.of("syslog:webserver01", "syslog:webserver02", "nginx:webserver01",
+                "job-output:worker03", "weekly-report:reporting", "backup:fileserver01", "sensor:probe01")), feeds.toString());
+        assertEquals("backup:fileserver01", feeds.get(0), "the oldest feed comes first");
+        WebElement backup = one("#feeds tr[data-feed='backup:fileserver01']");
+        assertTrue(backup.getDomAttribute("class").contains("stale"));
+        assertEquals("stale", backup.findElement(By.cssSelector(".badge")).getText());
+        assertEquals(List.of("backup:fileserver01"), all("#feeds tr.stale").stream()
+                .map(r -> r.getDomAttribute("data-feed")).toList(), "only the stopped feed is stale at 24 hours");
+        assertTrue(one("#feeds-summary").getText().contains("1 stale"), one("#feeds-summary").getText());
+
+        // the threshold is the user's: at 200 hours the three-day-old backup is live again
+        WebElement threshold = one("#stale-hours");
+        threshold.clear();
+        threshold.sendKeys("200");
+        browser.await(d -> all("#feeds tr.stale").isEmpty());
+        threshold.clear();
+        threshold.sendKeys("24");
+        browser.await(d -> all("#feeds tr.stale").size() == 1);
+    }
+
+    @Test
+    @Order(2)
+    void theHourlyTimelineShowsThePlantedGap() throws Exception {
+        // given a search typed and sent with the keyboard
+        one("body").sendKeys("/");
+        WebElement what = browser.driver.switchTo().activeElement();
+        assertEquals("q-what", what.getDomAttribute("id"), "/ focuses the search");
+        what.sendKeys("sensor");
+        one("#q-where").sendKeys("probe01");
+        one("#q-start").sendKeys(Long.toString(first));
+        one("#q-end").sendKeys(Long.toString(first + HOURS * HOUR - 1));
+        one("#q-step").sendKeys("hour");
+        one("#q-end").sendKeys(Keys.ENTER);
+
+        // then
+        browser.await(d -> all("#timeline .bin").size() == HOURS);
+        List<Long> gapHours = new ArrayList<>();
+        for (WebElement bin : all("#timeline .bin.gap")) {
+            gapHours.add((Long.parseLong(bin.getDomAttribute("data-start")) - first) / HOUR);
+        }
+        assertEquals(List.of(100L, 101L, 102L, 103L, 104L, 105L), gapHours);
+        List<WebElement> gaps = all("#gaps li");
+        assertEquals(1, gaps.size());
+        assertEquals(Long.toString(first + GAP_FROM * HOUR), gaps.get(0).getDomAttribute("data-start"));
+        assertEquals(Long.toString(first + GAP_TO * HOUR), gaps.get(0).getDomAttribute("data-end"));
+        assertTrue(one("#coverage-summary").getText().startsWith(HOURS + " hours, 1 gap"), one("#coverage-summary").getText());
+        browser.await(d -> all("#files tbody tr").size() == 100);
+        ((org.openqa.selenium.JavascriptExecutor) browser.driver).executeScript("document.activeElement.blur()");
+        browser.screenshot(Path.of("target", "explorer.png"));
+    }
+
+    @Test
+    @Order(3)
+    void pagingThroughTheFilesShowsEachOnce() {
+        browser.await(d -> all("#files tbody tr").size() == 100);
+        List<String> seen = new ArrayList<>(ids());
+
+        one("body").sendKeys("n");
+        browser.await(d -> one("#files-summary").getText().startsWith("page 2:"));
+        seen.addAll(ids());
+        boolean nextDisabled = one("#files-next").getDomProperty("disabled").equals("true");
+        one("#files-prev").click();
+        browser.await(d -> one("#files-summary").getText().startsWith("page 1:"));
+
+        assertEquals(sensorIds.size(), seen.size());
+        assertEquals(new HashSet<>(sensorIds), new HashSet<>(seen));
+        assertTrue(nextDisabled, "the last page has no next");
+        assertEquals(seen.subList(0, 100), ids(), "previous shows the first page again");
+    }
+
+    @Test
+    @Order(4)
+    void aDownloadLinkReturnsTheFile() throws Exception {
+        WebElement row = browser.await(d -> all("#files tbody tr").get(0));
+        String id = row.getDomAttribute("data-id");
+        String href = row.findElement(By.cssSelector("a.download")).getDomProperty("href");
+
+        HttpResponse<String> file = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build()
+                .send(HttpRequest.newBuilder(URI.create(href)).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertEquals(runner.api + "/v0/archive/files/" + id + "/data", href);
+        assertEquals(200, file.statusCode());
+        int hour = sensorIds.indexOf(id);
+        assertEquals("sensor probe01 hour " + (hour < GAP_FROM ? hour : hour + GAP_TO - GAP_FROM) + "\n", file.body());
+        assertTrue(file.uri().toString().startsWith(runner.s3 + "/"), "served by S3 through the presigned link: " + file.uri());
+    }
+
+    @Test
+    @Order(5)
+    void aWorkIdSearchListsItsFilesWithoutATimeline() {
+        for (String field : List.of("#q-what", "#q-where", "#q-start", "#q-end")) {
+            one(field).clear();
+        }
+        one("#q-what").sendKeys("job-output");
+        one("#q-work-id").sendKeys(DemoData.WORK_ID + Keys.ENTER);
+
+        browser.await(d -> one("#files-summary").getText().equals("page 1: 2 files"));
+        assertEquals(2, all("#files tbody tr").size());
+        assertTrue(all("#files tbody tr").stream().allMatch(r -> r.getText().contains(DemoData.WORK_ID)));
+        assertTrue(!one("#coverage-section").isDisplayed(), "a work_id has no time range to draw");
+    }
+
+    private List<String> ids() {
+        return all("#files tbody tr").stream().map(r -> r.getDomAttribute("data-id")).toList();
+    }
+}

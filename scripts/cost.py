@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""What this datalake costs in AWS, from the measured figures and published prices (docs/COSTS.md).
+
+Prints every price and assumption beside the dollars it makes:
+  - per million files ingested (Lambda requests and GB-seconds, S3 HEADs, DynamoDB write units, SNS and
+    SQS requests, CloudWatch Logs);
+  - per million queries of each kind (API Gateway, Lambda, DynamoDB read units);
+  - storage per million records per month;
+  - what does not grow with traffic (the KMS key and its requests).
+
+The Lambda duration of an ingest batch comes from the ingester JVM benchmark (target/bench.json's
+jvm_* figures: the handler's wall time per batch of 10 with 5 ms per AWS call, and its CPU per file, on
+one CPU), scaled to the CPU share of the template's memory size; a figure missing from the run is
+replaced by the default below, and the output says so.
+
+usage: scripts/cost.py [--region us-east-1] [--bench target/bench.json or target/bench/] [--jvm tiered|c1] [--json FILE]
+                       [--set name=value ...]    (any assumption or price below, by name)
+"""
+import argparse
+import json
+import math
+import os
+import sys
+
+# Published prices, on-demand, no free tier counted (it is per account, not per workload).
+# Sources (each checked for us-east-1; us-west-2 has the same prices for these services):
+SOURCES = {
+    "lambda": "https://aws.amazon.com/lambda/pricing/ (Arm: $0.0000133334 per GB-s, first 7.5 billion GB-s a month; $0.20 per million requests)",
+    "dynamodb": "https://aws.amazon.com/dynamodb/pricing/on-demand/ (after the November 2024 reduction: $0.625 per million WRU, $0.125 per million RRU; storage $0.25 per GB-month; PITR $0.20 per GB-month)",
+    "dynamodb_units": "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html (1 WRU per 1 KB written, a failed conditional write still consumes it; 1 RRU per 4 KB strongly consistent, half for eventually consistent; every GSI write costs its own WRU)",
+    "s3": "https://aws.amazon.com/s3/pricing/ (S3 Standard: GET, HEAD and other reads $0.0004 per 1,000 requests)",
+    "sns": "https://aws.amazon.com/sns/pricing/ ($0.50 per million publishes, each 64 KB chunk one request; deliveries to SQS free); https://docs.aws.amazon.com/sns/latest/dg/sns-batch-api-actions.html (a PublishBatch of up to 10 is one request)",
+    "sqs": "https://aws.amazon.com/sqs/pricing/ (standard queue: $0.40 per million requests, each 64 KB chunk one request)",
+    "kms": "https://aws.amazon.com/kms/pricing/ ($1 per key-month, $0.03 per 10,000 requests); https://docs.aws.amazon.com/sns/latest/dg/sns-key-management.html (SNS reuses a data key for 5 minutes: R = seconds / 300 x 2 x publishers, per topic)",
+    "apigw": "https://aws.amazon.com/api-gateway/pricing/ (HTTP APIs: $1.00 per million requests, first 300 million a month)",
+    "logs": "https://aws.amazon.com/cloudwatch/pricing/ (Logs, Standard class: $0.50 per GB ingested)",
+    "lambda_cpu": "https://docs.aws.amazon.com/lambda/latest/dg/configuration-memory.html (CPU in proportion to memory; 1,769 MB is one vCPU)",
+    "s3_metadata": "https://aws.amazon.com/s3/pricing/ (Management & Insights: S3 Metadata journal updates, inventory backfill; S3 Tables storage) -- these three figures could not be re-read from this environment: check them there",
+    "athena": "https://aws.amazon.com/athena/pricing/ (SQL queries: $5 per TB scanned, at least 10 MB a query)",
+    "ec2": "https://aws.amazon.com/ec2/pricing/on-demand/ (t4g, Linux, us-east-1); https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/burstable-credits-baseline-concepts.html (baseline per vCPU: nano 5%, micro 10%, small and medium 20%, large 30%, xlarge 40%)",
+}
+
+# Amazon S3 Metadata for the same workload (docs/COSTS.md): the journal table takes every upload.
+S3_METADATA = {
+    "journal_update": 0.30e-6,   # per update (one per upload)
+    "tables_gb_month": 0.0265,   # S3 Tables storage
+    "journal_row_kb": 0.5,       # a journal row, Parquet-compressed (assumption)
+    "athena_tb": 5.0,            # per TB scanned
+    "athena_min_mb": 10,         # the least a query is billed for
+}
+
+# The Python datalake's ingester: 13.2 ms of CPU per file on the machine of docs/PERFORMANCE.md
+# (issue 15), one process, on the smallest t4g instance whose baseline holds the day's average and
+# whose vCPUs hold the busiest hour (burst credits cover the difference).
+PYTHON_CPU_MS_PER_FILE = 13.2
+EC2_T4G = [  # name, vCPUs, baseline per vCPU, USD per hour (us-east-1)
+    ("t4g.nano", 2, 0.05, 0.0042), ("t4g.micro", 2, 0.10, 0.0084), ("t4g.small", 2, 0.20, 0.0168),
+    ("t4g.medium", 2, 0.20, 0.0336), ("t4g.large", 2, 0.30, 0.0672), ("t4g.xlarge", 4, 0.40, 0.1344),
+    ("t4g.2xlarge", 8, 0.40, 0.2688),
+]
+
+PRICES = {
+    "us-east-1": {
+        "lambda_gb_s": 0.0000133334, "lambda_request": 0.20e-6,
+        "ddb_wru": 0.625e-6, "ddb_rru": 0.125e-6, "ddb_gb_month": 0.25, "ddb_pitr_gb_month": 0.20,
+        "s3_head": 0.0004e-3, "sns_request": 0.50e-6, "sqs_request": 0.40e-6,
+        "kms_key_month": 1.00, "kms_request": 0.03e-4, "apigw_request": 1.00e-6, "logs_gb": 0.50,
+    },
+}
+PRICES["us-west-2"] = dict(PRICES["us-east-1"])
+
+# Assumptions: the template's settings and what one file and one query do (docs/DESIGN.md, "Ingest").
+ASSUMPTIONS = {
+    "memory_mb": (1024, "template.yaml Globals MemorySize, both functions"),
+    "files_per_batch": (10, "IngestBatchSize (a full batch; the 1 s batching window fills it above 10 files/s)"),
+    "call_ms": (5, "an in-region AWS call's round trip, added to every call in the benchmark"),
+    "records_per_file": (1.0, "day buckets a file spans on average (1 for files inside one UTC day)"),
+    "record_item_kb": (0.5, "a record item: 307 B (the benchmark's files) to 526 B (long names), by DynamoDB's size rules on RecordItems.toItem: under 1 KB, so 1 WRU"),
+    "gsi_writes_per_record": (1, "work-id-index projects ALL: each record write is one more GSI write"),
+    "latest_offers_per_file": (1.0, "latest-table PutItems per file: one per what:where per batch; 1.0 when every file of a batch is a feed of its own (at most), 0.1 for one feed"),
+    "per_object_items_per_file": (1, "the per-object item of issue 13 (URL, id, record keys), one conditional write per file"),
+    "per_object_item_kb": (0.25, "the per-object item's size"),
+    "report_bytes": (600, "one status report (JSON) per message, 10 per PublishBatch"),
+    "log_bytes_per_file": (400, "the ingester's JSON log line per message"),
+    "log_bytes_per_batch": (1500, "the batch's metrics (EMF) and Lambda's START/END/REPORT lines"),
+    "query_log_bytes": (600, "the query's request line and Lambda's START/END/REPORT lines"),
+    "upload_topic_publishers": (1, "S3 is the one publisher of the upload topic"),
+    "report_topic_publishers": (1, "the ingester's role publishes the reports"),
+    # Measured elsewhere, defaults for a run without them (docs/PERFORMANCE.md):
+    "batch_wall_ms": (36.4, "the handler's wall time per batch of 10, warm, 5 ms per call, full tiered (IngesterJvmBenchmark)"),
+    "batch_cpu_ms": (6.4, "the ingester process's CPU per batch of 10 after 30,000 files, full tiered (IngesterJvmBenchmark)"),
+    "per_object_item_ms": (5.0, "the per-object item's conditional write: one more round of calls per batch (issue 13)"),
+    "query_1d_ms": (6.95, "1-day query, median, 5 ms per DynamoDB call (QueryBenchmark)"),
+    "query_30d_ms": (13.78, "30-day query, median, 5 ms per call"),
+    "query_work_id_ms": (8.93, "work_id query, median, 5 ms per call"),
+    "query_latest_ms": (7.0, "latest: one GetItem on the latest table (about a 1-day query)"),
+    "record_items_per_page": (100, "records a full page returns"),
+    "peak_factor": (2.5, "the busiest hour's upload rate over the day's average (scripts/scale_sim.py)"),
+}
+
+
+def load_figures(path):
+    """The figures of a bench run: target/bench.json's details, or the parts in target/bench/."""
+    if os.path.isdir(path):
+        figures = {}
+        for name in sorted(os.listdir(path)):
+            if name.endswith(".json") and name != "cost.json" and not name.startswith("jmh"):
+                with open(os.path.join(path, name)) as f:
+                    figures.update(json.load(f))
+        return figures
+    with open(path) as f:
+        return json.load(f).get("details", {})
+
+
+def comparisons(per_million_files, query_totals, a):
+    """The same workload on Amazon S3 Metadata and on the Python datalake (docs/COSTS.md)."""
+    m = S3_METADATA
+    journal = 1e6 * m["journal_update"]
+    journal_storage = 1e6 * m["journal_row_kb"] / 1e6 * m["tables_gb_month"]
+    athena_query = max(m["athena_min_mb"] / 1e6, 0) * m["athena_tb"]
+    print("\nthe same workload on Amazon S3 Metadata [s3_metadata, athena]")
+    print(f"  per million files: journal updates 1,000,000 x ${m['journal_update']:.2e} = ${journal:.4f};"
+          f" journal storage {1e6 * m['journal_row_kb'] / 1e6:.2f} GB-month x ${m['tables_gb_month']} = ${journal_storage:.4f} a month")
+    print(f"  per million SQL queries (Athena, each at least {m['athena_min_mb']} MB): at least ${1e6 * athena_query:,.2f}"
+          f" (this datalake: ${query_totals['1-day page']:.2f} for a million 1-day pages)")
+    print(f"  this datalake per million files: ${per_million_files:.4f}")
+    print("\nthe Python datalake's ingester on the smallest instance that holds the workload [ec2]"
+          f" ({PYTHON_CPU_MS_PER_FILE} ms CPU per file, busiest hour {a['peak_factor']:g}x the average)")
+    for per_day in (1e6, 10e6, 100e6):
+        average = per_day / 86400 * PYTHON_CPU_MS_PER_FILE / 1000  # vCPUs on average
+        peak = average * a["peak_factor"]
+        fits = [e for e in EC2_T4G if e[1] * e[2] >= average and e[1] >= peak]
+        if not fits:
+            cores = math.ceil(peak)
+            print(f"  {per_day:>13,.0f} files/day: {average:.2f} vCPU on average, {peak:.2f} at the peak:"
+                  f" more than one t4g holds; {cores} vCPUs of instances, one ingester process each")
+            continue
+        name, vcpus, baseline, hourly = fits[0]
+        monthly = hourly * 730
+        per_million = monthly / (per_day * 30 / 1e6)
+        print(f"  {per_day:>13,.0f} files/day: {average:.2f} vCPU on average, {peak:.2f} at the peak -> {name}"
+              f" ({vcpus} vCPU, baseline {vcpus * baseline:.2f}) ${hourly}/h = ${monthly:.2f} a month ="
+              f" ${per_million:.4f} per million files for the instance alone, the same DynamoDB, SQS and S3"
+              f" requests as here on top, and paid when idle")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--region", default="us-east-1", choices=sorted(PRICES))
+    parser.add_argument("--bench", default=None, help="target/bench.json of a scripts/bench.sh run")
+    parser.add_argument("--jvm", default="tiered",
+                        help="which JVM setting's ingester figures to use: tiered (the template's, docs/DESIGN.md) or c1")
+    parser.add_argument("--json", default=None, help="write the figures here as JSON")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    args = parser.parse_args()
+
+    prices = dict(PRICES[args.region])
+    a = {k: v for k, (v, _) in ASSUMPTIONS.items()}
+    notes = {k: why for k, (_, why) in ASSUMPTIONS.items()}
+    measured = {}
+    if args.bench and os.path.exists(args.bench):
+        details = load_figures(args.bench)
+        pairs = {
+            "batch_wall_ms": f"jvm_{args.jvm}_wall_ms_per_batch",
+            "query_1d_ms": "query_1d_ms_latency5ms",
+            "query_30d_ms": "query_30d_ms_latency5ms",
+            "query_work_id_ms": "query_work_id_ms_latency5ms",
+        }
+        for name, key in pairs.items():
+            if details.get(key) is not None:
+                a[name] = details[key]
+                measured[name] = key
+        if details.get(f"jvm_{args.jvm}_cpu_ms_per_file") is not None:
+            a["batch_cpu_ms"] = details[f"jvm_{args.jvm}_cpu_ms_per_file"] * a["files_per_batch"]
+            measured["batch_cpu_ms"] = f"jvm_{args.jvm}_cpu_ms_per_file x files_per_batch"
+    for item in args.set:
+        name, _, value = item.partition("=")
+        if name in prices:
+            prices[name] = float(value)
+        elif name in a:
+            a[name] = float(value)
+            measured[name] = "--set"
+        else:
+            sys.exit(f"cost.py: --set {name}: no such price or assumption")
+
+    vcpu = a["memory_mb"] / 1769.0
+    gb = a["memory_mb"] / 1024.0
+    # The benchmark runs on one whole CPU; Lambda gives this memory size vcpu of one, so the CPU part
+    # of a batch stretches by 1/vcpu while the waits for AWS stay as they are.
+    batch_ms = a["batch_wall_ms"] + a["batch_cpu_ms"] * (1 / vcpu - 1) + a["per_object_item_ms"] * (a["per_object_items_per_file"] > 0)
+    batches = 1e6 / a["files_per_batch"]
+    wru_record = math.ceil(a["record_item_kb"])
+    wru_per_file = (a["records_per_file"] * (wru_record + a["gsi_writes_per_record"])
+                    + a["latest_offers_per_file"] * wru_record
+                    + a["per_object_items_per_file"] * math.ceil(a["per_object_item_kb"]))
+    report_requests = batches * math.ceil(a["files_per_batch"] * a["report_bytes"] / 65536)
+    ingest = [
+        ("Lambda requests", batches, "invocations", prices["lambda_request"], "lambda",
+         f"1 per batch of {a['files_per_batch']:g} files"),
+        ("Lambda duration", batches * batch_ms / 1000 * gb, "GB-s", prices["lambda_gb_s"], "lambda",
+         f"{batch_ms:.1f} ms per batch at {a['memory_mb']:g} MB = {a['batch_wall_ms']:.1f} ms measured wall"
+         f" + {a['batch_cpu_ms']:.1f} ms CPU x (1/{vcpu:.3f} - 1) for {vcpu:.2f} vCPU"
+         f" + {a['per_object_item_ms']:g} ms for the per-object item's round of calls"),
+        ("S3 HeadObject", 1e6, "requests", prices["s3_head"], "s3", "1 per file (never GetObject)"),
+        ("DynamoDB writes", 1e6 * wru_per_file, "WRU", prices["ddb_wru"], "dynamodb",
+         f"{wru_per_file:g} per file = {a['records_per_file']:g} record x ({wru_record} + {a['gsi_writes_per_record']:g} GSI)"
+         f" + {a['latest_offers_per_file']:g} latest offer + {a['per_object_items_per_file']:g} per-object item"),
+        ("SNS upload notifications", 1e6, "publishes", prices["sns_request"], "sns", "S3 publishes 1 per file; delivery to SQS free"),
+        ("SNS status reports", report_requests, "PublishBatch", prices["sns_request"], "sns",
+         f"1 per batch ({a['files_per_batch']:g} reports of {a['report_bytes']:g} B, under 64 KB)"),
+        ("SQS requests", 1e6 + 2 * batches, "requests", prices["sqs_request"], "sqs",
+         "1 send per file (from SNS), 1 receive and 1 delete batch per batch (Lambda's poller)"),
+        ("CloudWatch Logs", (1e6 * a["log_bytes_per_file"] + batches * a["log_bytes_per_batch"]) / 1e9, "GB",
+         prices["logs_gb"], "logs", f"{a['log_bytes_per_file']:g} B per file + {a['log_bytes_per_batch']:g} B per batch"),
+    ]
+
+    def query_rows(name, ms, rru, calls_note):
+        return [
+            (f"{name}: API Gateway", 1e6, "requests", prices["apigw_request"], "apigw", "HTTP API"),
+            (f"{name}: Lambda requests", 1e6, "invocations", prices["lambda_request"], "lambda", "1 per query"),
+            (f"{name}: Lambda duration", 1e6 * ms / 1000 * gb, "GB-s", prices["lambda_gb_s"], "lambda",
+             f"{ms:.2f} ms median at 5 ms per call, {a['memory_mb']:g} MB"),
+            (f"{name}: DynamoDB reads", 1e6 * rru, "RRU", prices["ddb_rru"], "dynamodb_units", calls_note),
+            (f"{name}: CloudWatch Logs", 1e6 * a["query_log_bytes"] / 1e9, "GB", prices["logs_gb"], "logs",
+             f"{a['query_log_bytes']:g} B per query"),
+        ]
+
+    page_kb = a["record_items_per_page"] * a["record_item_kb"]
+    rru_page = math.ceil(page_kb / 4) * 0.5
+    # A 30-day page reads each bucket's share (at least 10 items) in 30 Queries, then follow-ups:
+    # each Query is rounded up to 4 KB on its own (docs/DESIGN.md; lambda-query's TimeQueryPager).
+    rru_30d = 30 * math.ceil(10 * a["record_item_kb"] / 4) * 0.5 + rru_page
+    queries = {
+        "1-day page": query_rows("1-day page", a["query_1d_ms"], rru_page,
+                                 f"1 Query of a full page, {page_kb:.0f} KB, eventually consistent: {rru_page:g} RRU"),
+        "30-day page": query_rows("30-day page", a["query_30d_ms"], rru_30d,
+                                  f"30 Queries of a bucket's share, then the page: {rru_30d:g} RRU"),
+        "work_id page": query_rows("work_id page", a["query_work_id_ms"], rru_page,
+                                   f"1 Query of the GSI, a full page: {rru_page:g} RRU"),
+        "latest": query_rows("latest", a["query_latest_ms"], 0.5, "1 GetItem on the latest table: 0.5 RRU"),
+    }
+    # Storage of a million records: the table, the GSI (projection ALL: a full copy), point-in-time
+    # recovery on the table; plus, with issue 13, a per-object item per file.
+    record_gb = 1e6 * (a["record_item_kb"] * 1024 + 100) / 1e9  # DynamoDB adds 100 bytes per item
+    gsi_gb = record_gb
+    object_gb = 1e6 / a["records_per_file"] * (a["per_object_item_kb"] * 1024 + 100) / 1e9
+    storage = [
+        ("records table", record_gb, "GB-month", prices["ddb_gb_month"], "dynamodb", f"{a['record_item_kb']:g} KB + 100 B per item"),
+        ("work-id-index (GSI, ALL)", gsi_gb, "GB-month", prices["ddb_gb_month"], "dynamodb", "a copy of every record"),
+        ("per-object items", object_gb, "GB-month", prices["ddb_gb_month"], "dynamodb", "issue 13, one per file"),
+        ("point-in-time recovery", record_gb + object_gb, "GB-month", prices["ddb_pitr_gb_month"], "dynamodb",
+         "template: PITR on the tables (the GSI is not backed up separately)"),
+    ]
+    month_s = 30 * 86400
+    kms_requests = month_s / 300 * 2 * (a["upload_topic_publishers"] + a["report_topic_publishers"])
+    fixed = [
+        ("KMS key", 1, "key-month", prices["kms_key_month"], "kms", "the template's one customer key (SNS topics)"),
+        ("KMS requests", kms_requests, "requests", prices["kms_request"], "kms",
+         f"{kms_requests:,.0f} = 2,592,000 s / 300 s x 2 x {a['upload_topic_publishers'] + a['report_topic_publishers']:g} publishers, whatever the traffic"),
+    ]
+
+    print(f"datalake costs in {args.region}, on-demand prices, no free tier; "
+          f"{'measured figures from ' + args.bench if args.bench and measured else 'default figures'}"
+          f"{' with --set ' + ' '.join(args.set) if args.set else ''}")
+    print("assumptions:")
+    for name in ASSUMPTIONS:
+        origin = f" [measured: {measured[name]}]" if name in measured else ""
+        print(f"  {name:26} {a[name]:>10g}  {notes[name]}{origin}")
+
+    def table(title, rows):
+        print(f"\n{title}")
+        total = 0.0
+        for label, quantity, unit, price, source, why in rows:
+            cost = quantity * price
+            total += cost
+            print(f"  {label:28} {quantity:>14,.2f} {unit:<12} x ${price:<12.10g} = ${cost:>9.4f}  {why} [{source}]")
+        print(f"  {'total':28} {'':>14} {'':<12}   {'':<13}  ${total:>9.4f}")
+        return total
+
+    per_million_files = table("per million files ingested", ingest)
+    query_totals = {kind: table(f"per million queries: {kind}", rows) for kind, rows in queries.items()}
+    storage_total = table("storage of a million records, per month", storage)
+    fixed_total = table("fixed, per month (independent of traffic)", fixed)
+    comparisons(per_million_files, query_totals, a)
+    print("\nsources:")
+    for key, text in SOURCES.items():
+        print(f"  [{key}] {text}")
+
+    if args.json:
+        document = {
+            "cost_region": args.region,
+            "cost_per_million_files_usd": round(per_million_files, 4),
+            "cost_lambda_ms_per_batch": round(batch_ms, 2),
+            "cost_wru_per_file": wru_per_file,
+            "cost_storage_per_million_records_month_usd": round(storage_total, 4),
+            "cost_fixed_per_month_usd": round(fixed_total, 4),
+        }
+        for kind, total in query_totals.items():
+            document["cost_per_million_queries_" + kind.replace("-", "").replace(" ", "_") + "_usd"] = round(total, 4)
+        with open(args.json, "w") as f:
+            json.dump(document, f, indent=2)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
