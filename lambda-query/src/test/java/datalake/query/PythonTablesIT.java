@@ -215,7 +215,8 @@ class PythonTablesIT {
             assertEquals(BROKEN_RANGE_KEY, warnings.get(0).path(RecordItems.RANGE_KEY).asText());
             assertEquals(tables.names().recordsTable(), warnings.get(0).path("table").asText());
             assertTrue(warnings.get(0).path("reason").asText().contains("no metadata map"), lines.toString());
-            JsonNode metric = lines(lines).stream().filter(l -> l.has("_aws")).findFirst().orElseThrow();
+            JsonNode metric = lines(lines).stream().filter(l -> l.has("_aws")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no metric document among " + lines));
             assertEquals(1, metric.path(UnreadableItems.METRIC).asInt());
             assertEquals(UnreadableItems.METRIC,
                     metric.path("_aws").path("CloudWatchMetrics").path(0).path("Metrics").path(0).path("Name").asText());
