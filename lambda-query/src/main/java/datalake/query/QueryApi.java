@@ -53,7 +53,15 @@ public final class QueryApi {
      * one, the storage bucket.
      */
     public static QueryApi forAws(QueryConfig config, QueryClients clients) {
-        UnreadableItems unreadable = new UnreadableItems(LOG, config.functionName());
+        return forAws(config, clients, LOG, Clock.systemUTC());
+    }
+
+    /**
+     * {@link #forAws(QueryConfig, QueryClients)} with its log (unreadable items are reported there) and
+     * its clock (now, for latest) given: tests read what it logs and fix the time.
+     */
+    static QueryApi forAws(QueryConfig config, QueryClients clients, JsonLog log, Clock clock) {
+        UnreadableItems unreadable = new UnreadableItems(log, config.functionName());
         return new QueryApi(config,
                 new DynamoRecordsTable(clients.dynamoDb(), config.recordsTable(), unreadable),
                 config.latestTable() == null ? null
@@ -61,7 +69,7 @@ public final class QueryApi {
                 config.latestTable() == null ? null
                         : new DynamoLatestFeeds(clients.dynamoDb(), config.latestTable(), unreadable),
                 new S3ObjectStore(clients.s3(), clients.presigner()),
-                Clock.systemUTC());
+                clock);
     }
 
     /**

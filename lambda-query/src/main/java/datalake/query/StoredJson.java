@@ -10,7 +10,6 @@ import datalake.records.Times;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.Base64;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -94,8 +93,7 @@ final class StoredJson {
                 g.writeTree(value);
             }
         }
-        for (Iterator<Map.Entry<String, JsonNode>> fields = stored.fields(); fields.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = fields.next();
+        for (Map.Entry<String, JsonNode> field : stored.properties()) {
             if (!ORDER.contains(field.getKey()) && !ADDED.contains(field.getKey())) {
                 g.writeFieldName(field.getKey());
                 g.writeTree(field.getValue());
