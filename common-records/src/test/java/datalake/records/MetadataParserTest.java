@@ -231,6 +231,29 @@ class MetadataParserTest {
         assertTrue(e.getMessage().contains("at most 256 characters"), e.getMessage());
     }
 
+    @ParameterizedTest
+    @CsvSource({"id, a\\ud800b", "id, \\udc00", "path, /var/log/\\ud83d.log", "hash, a3e75ee4f45f676422e038f2c116d00\\udfff"})
+    void anUnpairedSurrogateIsRejected(String field, String escaped) throws Exception {
+        // as Python's json writes it: a lone surrogate as a \\u escape
+        ObjectNode node = syslogNode();
+        node.set(field, DatalakeJson.MAPPER.readTree("\"" + escaped + "\""));
+
+        InvalidMetadataException e = rejected(node);
+
+        assertEquals(field, e.field());
+        assertEquals("metadata field '" + field + "' must be Unicode text, without an unpaired surrogate (U+D800 to U+DFFF).",
+                e.getMessage());
+        assertTrue(!MetadataRules.isId(node.get(field).textValue()));
+    }
+
+    @Test
+    void aSurrogatePairIsOneCharacterOfAnId() {
+        ObjectNode node = syslogNode();
+        node.put("id", "log-\ud83d\ude00");
+
+        assertTrue(MetadataRules.isId(parse(node).id()));
+    }
+
     @Test
     void anIdOf128ThreeByteCharactersIsAccepted() {
         ObjectNode node = syslogNode();
