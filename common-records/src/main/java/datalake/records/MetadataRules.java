@@ -43,9 +43,12 @@ public final class MetadataRules {
         return isSlug(value) && !value.equals(Keys.NULL_WORK_ID_PREFIX);
     }
 
-    /** Whether an id can be a stored file's: 1 to 128 characters, without ':', whitespace or controls. */
+    /**
+     * Whether an id can be a stored file's: 1 to 128 characters of Unicode, without ':', whitespace or
+     * controls.
+     */
     public static boolean isId(String id) {
-        if (id == null || id.isEmpty() || id.length() > MAX_ID_LENGTH) {
+        if (id == null || id.isEmpty() || id.length() > MAX_ID_LENGTH || !isUnicode(id)) {
             return false;
         }
         for (int i = 0; i < id.length(); i++) {
@@ -61,6 +64,26 @@ public final class MetadataRules {
         if (value == null) {
             throw new InvalidMetadataException(field, "metadata field '" + field + "' is required and must not be null.");
         }
+        if (!isUnicode(value)) {
+            throw new InvalidMetadataException(field, "metadata field '" + field
+                    + "' must be Unicode text, without an unpaired surrogate (U+D800 to U+DFFF).");
+        }
+    }
+
+    /**
+     * Whether text has no unpaired UTF-16 surrogate. A JSON escape can carry one (Python's json writes a lone
+     * U+D800 so), but UTF-8, DynamoDB's encoding of strings, cannot.
+     */
+    static boolean isUnicode(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static void checkSlug(String field, String value) {

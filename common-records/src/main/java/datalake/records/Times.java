@@ -1,5 +1,7 @@
 package datalake.records;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -14,6 +16,10 @@ import java.util.regex.Pattern;
 /**
  * Time inputs as datalake-common accepts them: milliseconds since the epoch, seconds (any number
  * up to 100,000,000,000 is taken as seconds), or ISO-8601 text; all normalised to milliseconds.
+ * A fraction of a millisecond is dropped towards zero after rounding to microseconds, as
+ * {@code Metadata.normalize_date} does ({@code int()} of a microsecond {@code datetime}); unlike its
+ * float arithmetic, which loses a millisecond on some whole inputs (543868024841 becomes
+ * 543868024840), whole milliseconds and seconds are read exactly.
  */
 public final class Times {
     /** Numbers at or below this are seconds since the epoch, above it milliseconds. */
@@ -32,11 +38,20 @@ public final class Times {
         if (!Double.isFinite(value)) {
             return OptionalLong.empty();
         }
-        double ms = value <= SECONDS_CUTOFF ? value * 1000d : value;
-        if (ms < MIN_MS || ms > MAX_MS) {
+        boolean seconds = value <= SECONDS_CUTOFF;
+        double approximate = seconds ? value * 1000d : value;
+        if (approximate < MIN_MS - 1d || approximate > MAX_MS + 1d) {
             return OptionalLong.empty();
         }
-        return OptionalLong.of(Math.round(ms));
+        long ms;
+        if (value == Math.rint(value)) {
+            ms = seconds ? ((long) value) * 1000L : (long) value;
+        } else {
+            BigDecimal exact = new BigDecimal(value);
+            ms = (seconds ? exact : exact.movePointLeft(3)).setScale(6, RoundingMode.HALF_EVEN)
+                    .movePointRight(3).setScale(0, RoundingMode.DOWN).longValueExact();
+        }
+        return ms < MIN_MS || ms > MAX_MS ? OptionalLong.empty() : OptionalLong.of(ms);
     }
 
     /**
