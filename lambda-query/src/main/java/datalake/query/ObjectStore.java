@@ -27,6 +27,7 @@ public interface ObjectStore {
     URI presignedGet(String bucket, String key, Duration validity, ContentHeaders headers);
 
     /** The user metadata and the first bytes of an object. */
+    @SuppressWarnings("ArrayRecordComponent") // a few bytes read once to sniff the encoding; never compared
     record ObjectStart(Map<String, String> userMetadata, byte[] bytes) {
     }
 }
