@@ -362,7 +362,12 @@ public final class QueryBenchmark {
         }
 
         @Override
-        public URI presignedGet(String bucket, String key, Duration validity) {
+        public Optional<ObjectStart> start(String bucket, String key, int length) {
+            return Optional.empty();
+        }
+
+        @Override
+        public URI presignedGet(String bucket, String key, Duration validity, ContentHeaders headers) {
             throw new UnsupportedOperationException("the benchmark reads no files");
         }
     }

@@ -3,7 +3,6 @@ package datalake.records;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
-import java.time.DateTimeException;
 import java.util.OptionalLong;
 
 /**
@@ -105,13 +104,10 @@ public final class MetadataParser {
                     + "' must be a time between the years 1 and 9999.");
         }
         if (value.isTextual()) {
-            try {
-                long ms = Times.fromIso(value.textValue());
-                if (ms >= Times.MIN_MS && ms <= Times.MAX_MS) {
-                    return ms;
-                }
-            } catch (DateTimeException | ArithmeticException e) {
-                // falls through to the one sentence below
+            // datalake-common reads a number given as text as that number ("1426809920345").
+            OptionalLong ms = Times.fromText(value.textValue());
+            if (ms.isPresent()) {
+                return ms.getAsLong();
             }
         }
         throw new InvalidMetadataException(field, "metadata field '" + field

@@ -1,10 +1,31 @@
 package datalake.records;
 
+import java.util.Locale;
 import java.util.regex.Pattern;
 
-/** The field rules of metadata version 0, each failing with one sentence naming field and rule. */
-final class MetadataRules {
-    static final int MAX_ID_LENGTH = 128;
+/**
+ * The field rules of metadata version 0. The {@code check} methods fail with one sentence naming field
+ * and rule (the ingester's {@code InvalidMetadata}); the public predicates are the same rules for the
+ * query API, which answers nothing for a value no stored file can have.
+ *
+ * <p>The lengths keep every key built from these fields inside DynamoDB's limits (docs/DESIGN.md,
+ * "Limits"): a partition key holds at most {@value #MAX_PARTITION_KEY_BYTES} bytes of UTF-8, a sort key
+ * {@value #MAX_SORT_KEY_BYTES}. Slugs are ASCII, so their characters are bytes; an id of
+ * {@value #MAX_ID_LENGTH} UTF-16 characters is at most {@value #MAX_ID_BYTES} bytes of UTF-8. The longest
+ * key, {@code range_key = <where>:<id>}, is then at most 256 + 1 + 384 = 641 bytes.
+ */
+public final class MetadataRules {
+    /** The most characters of {@code what}, {@code where} and {@code work_id}. */
+    public static final int MAX_SLUG_LENGTH = 256;
+    /** The most UTF-16 characters of {@code id}. */
+    public static final int MAX_ID_LENGTH = 128;
+    /** The most UTF-8 bytes an id within {@link #MAX_ID_LENGTH} can take: 3 per UTF-16 character. */
+    public static final int MAX_ID_BYTES = 3 * MAX_ID_LENGTH;
+    /** DynamoDB's limit on a partition (hash) key value, in bytes. */
+    public static final int MAX_PARTITION_KEY_BYTES = 2048;
+    /** DynamoDB's limit on a sort (range) key value, in bytes. */
+    public static final int MAX_SORT_KEY_BYTES = 1024;
+
     private static final Pattern SLUG = Pattern.compile("[a-z0-9_-]+");
     private static final Pattern HASH = Pattern.compile("[0-9a-fA-F]{32}");
     private static final Pattern WINDOWS_ABSOLUTE = Pattern.compile("[A-Za-z]:\\\\.*");
@@ -12,10 +33,57 @@ final class MetadataRules {
     private MetadataRules() {
     }
 
+    /** Whether a {@code what} or {@code where} can be a stored file's: a slug of 1 to 256 characters. */
+    public static boolean isSlug(String value) {
+        return value != null && value.length() <= MAX_SLUG_LENGTH && SLUG.matcher(value).matches();
+    }
+
+    /** Whether a work_id can be a stored file's: a slug, and not the string "null". */
+    public static boolean isWorkId(String value) {
+        return isSlug(value) && !value.equals(Keys.NULL_WORK_ID_PREFIX);
+    }
+
+    /**
+     * Whether an id can be a stored file's: 1 to 128 characters of Unicode, without ':', whitespace or
+     * controls.
+     */
+    public static boolean isId(String id) {
+        if (id == null || id.isEmpty() || id.length() > MAX_ID_LENGTH || !isUnicode(id)) {
+            return false;
+        }
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (c == ':' || Character.isWhitespace(c) || Character.isISOControl(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     static void checkText(String field, String value) {
         if (value == null) {
             throw new InvalidMetadataException(field, "metadata field '" + field + "' is required and must not be null.");
         }
+        if (!isUnicode(value)) {
+            throw new InvalidMetadataException(field, "metadata field '" + field
+                    + "' must be Unicode text, without an unpaired surrogate (U+D800 to U+DFFF).");
+        }
+    }
+
+    /**
+     * Whether text has no unpaired UTF-16 surrogate. A JSON escape can carry one (Python's json writes a lone
+     * U+D800 so), but UTF-8, DynamoDB's encoding of strings, cannot.
+     */
+    static boolean isUnicode(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static void checkSlug(String field, String value) {
@@ -24,11 +92,15 @@ final class MetadataRules {
             throw new InvalidMetadataException(field, "metadata field '" + field
                     + "' must contain only lowercase letters, digits, '-' and '_'.");
         }
+        if (value.length() > MAX_SLUG_LENGTH) {
+            throw new InvalidMetadataException(field, "metadata field '" + field + "' must be at most "
+                    + MAX_SLUG_LENGTH + " characters long, so that its keys fit DynamoDB's limits.");
+        }
     }
 
     static void checkWorkId(String workId) {
         checkSlug("work_id", workId);
-        if (workId.equals("null")) {
+        if (!isWorkId(workId)) {
             throw new InvalidMetadataException("work_id",
                     "metadata field 'work_id' must not be the string \"null\"; use a JSON null for no work id.");
         }
@@ -47,12 +119,9 @@ final class MetadataRules {
             throw new InvalidMetadataException("id",
                     "metadata field 'id' must be 1 to " + MAX_ID_LENGTH + " characters long.");
         }
-        for (int i = 0; i < id.length(); i++) {
-            char c = id.charAt(i);
-            if (c == ':' || Character.isWhitespace(c) || Character.isISOControl(c)) {
-                throw new InvalidMetadataException("id",
-                        "metadata field 'id' must not contain ':', whitespace or control characters.");
-            }
+        if (!isId(id)) {
+            throw new InvalidMetadataException("id",
+                    "metadata field 'id' must not contain ':', whitespace or control characters.");
         }
     }
 
@@ -63,6 +132,6 @@ final class MetadataRules {
             throw new InvalidMetadataException("hash",
                     "metadata field 'hash' must be the 16-byte BLAKE2b of the content as 32 hex characters.");
         }
-        return hash.toLowerCase(java.util.Locale.ROOT);
+        return hash.toLowerCase(Locale.ROOT);
     }
 }

@@ -1,5 +1,7 @@
 package datalake.records;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -9,10 +11,15 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.OptionalLong;
+import java.util.regex.Pattern;
 
 /**
  * Time inputs as datalake-common accepts them: milliseconds since the epoch, seconds (any number
  * up to 100,000,000,000 is taken as seconds), or ISO-8601 text; all normalised to milliseconds.
+ * A fraction of a millisecond is dropped towards zero after rounding to microseconds, as
+ * {@code Metadata.normalize_date} does ({@code int()} of a microsecond {@code datetime}); unlike its
+ * float arithmetic, which loses a millisecond on some whole inputs (543868024841 becomes
+ * 543868024840), whole milliseconds and seconds are read exactly.
  */
 public final class Times {
     /** Numbers at or below this are seconds since the epoch, above it milliseconds. */
@@ -20,6 +27,8 @@ public final class Times {
     /** Years 0001 to 9999: what ISO-8601 text (and DynamoDB clients) can represent. */
     static final long MIN_MS = -62_135_596_800_000L;
     static final long MAX_MS = 253_402_300_799_999L;
+    /** A decimal number as text, as Python's {@code float()} reads it (without its inf, nan and underscores). */
+    private static final Pattern NUMBER = Pattern.compile("[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?");
 
     private Times() {
     }
@@ -29,11 +38,39 @@ public final class Times {
         if (!Double.isFinite(value)) {
             return OptionalLong.empty();
         }
-        double ms = value <= SECONDS_CUTOFF ? value * 1000d : value;
-        if (ms < MIN_MS || ms > MAX_MS) {
+        boolean seconds = value <= SECONDS_CUTOFF;
+        double approximate = seconds ? value * 1000d : value;
+        if (approximate < MIN_MS - 1d || approximate > MAX_MS + 1d) {
             return OptionalLong.empty();
         }
-        return OptionalLong.of(Math.round(ms));
+        long ms;
+        if (value == Math.rint(value)) {
+            ms = seconds ? ((long) value) * 1000L : (long) value;
+        } else {
+            BigDecimal exact = new BigDecimal(value);
+            ms = (seconds ? exact : exact.movePointLeft(3)).setScale(6, RoundingMode.HALF_EVEN)
+                    .movePointRight(3).setScale(0, RoundingMode.DOWN).longValueExact();
+        }
+        return ms < MIN_MS || ms > MAX_MS ? OptionalLong.empty() : OptionalLong.of(ms);
+    }
+
+    /**
+     * Text to milliseconds as datalake-common's {@code normalize_date} reads it: a number as text
+     * ({@code "1426809920345"}, {@code "1426809920.345"}) is that number, seconds or milliseconds as
+     * {@link #fromNumber} says; anything else is ISO-8601 ({@link #fromIso}). Empty when it is neither, or
+     * outside the years 1 to 9999.
+     */
+    public static OptionalLong fromText(String text) {
+        String t = text.strip();
+        if (NUMBER.matcher(t).matches()) {
+            return fromNumber(Double.parseDouble(t));
+        }
+        try {
+            long ms = fromIso(t);
+            return ms >= MIN_MS && ms <= MAX_MS ? OptionalLong.of(ms) : OptionalLong.empty();
+        } catch (DateTimeException | ArithmeticException notIso) {
+            return OptionalLong.empty();
+        }
     }
 
     /**

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -107,6 +108,10 @@ class MetadataParserTest {
         "0, 0",
         "-86400, -86400000",              // seconds before 1970
         "1426809920.345, 1426809920345",  // fractional seconds
+        // a fraction of a millisecond goes towards zero, as datalake-common's int() of its datetime
+        "1426809920345.6, 1426809920345",
+        "1426809920.3456, 1426809920345",
+        "-1.0005, -1000",
     })
     void numericTimesAreNormalisedToMilliseconds(String input, long expected) throws Exception {
         ObjectNode node = syslogNode();
@@ -132,6 +137,129 @@ class MetadataParserTest {
         node.remove("end");
 
         assertEquals(expected, parse(node).start());
+    }
+
+    // The expected values are datalake-common's: Metadata.normalize_date of the same text (datalake 1.x).
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "1426809920345      | 1426809920345",   // milliseconds
+        "1426809920         | 1426809920000",   // seconds
+        "100000000000       | 100000000000000", // the cutoff itself is seconds
+        "100000000001       | 100000000001",    // just above it, milliseconds
+        "0                  | 0",
+        "-86400             | -86400000",       // seconds before 1970
+        "+1426809920345     | 1426809920345",
+        "'  1426809920345 ' | 1426809920345",   // surrounding blanks, as Python's float() allows
+        "1e12               | 1000000000000",
+    })
+    void digitStringsAreNumbers(String text, long expected) {
+        ObjectNode node = syslogNode();
+        node.put("start", text);
+        node.remove("end");
+
+        assertEquals(expected, parse(node).start());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "1426809920.345     | 1426809920345",   // seconds with milliseconds
+        "1426809920.3456    | 1426809920345",   // a fraction of a millisecond goes towards zero
+        "1426809920.3459999 | 1426809920346",   // after rounding to microseconds
+        "1426809920345.6    | 1426809920345",   // milliseconds with a fraction
+        "1.4268099203450E12 | 1426809920345",
+        "-1.0005            | -1000",           // towards zero before 1970 too
+        ".5                 | 500",
+    })
+    void decimalStringsAreNumbers(String text, long expected) {
+        ObjectNode node = syslogNode();
+        node.put("start", text);
+        node.remove("end");
+
+        assertEquals(expected, parse(node).start());
+    }
+
+    @Test
+    void startAndEndAsDigitStringsAreTheSpecExample() {
+        ObjectNode node = syslogNode();
+        node.put("start", "1426809920345");
+        node.put("end", "1426895999114");
+
+        assertEquals(Fixtures.syslog(), parse(node));
+    }
+
+    @Test
+    void anIsoStringIsNotTakenForANumber() {
+        ObjectNode node = syslogNode();
+        node.put("start", "2015-03-20T00:05:20.345Z");
+        node.put("end", "20150321");  // eight digits: a number of seconds (1970-08-22), as datalake-common reads it
+
+        InvalidMetadataException e = rejected(node);
+
+        assertEquals("end", e.field());
+        assertEquals("metadata field 'end' must not be before 'start'.", e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"yesterday", "12abc", "0x10", "nan", "inf", "1e400", "1426809920345ms", "1,5", "   "})
+    void garbageStringsAreRejectedInOneSentence(String text) {
+        ObjectNode node = syslogNode();
+        node.put("start", text);
+
+        InvalidMetadataException e = rejected(node);
+
+        assertEquals("start", e.field());
+        assertEquals("metadata field 'start' must be milliseconds or seconds since the epoch, or an ISO-8601 time.",
+                e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"where", "what", "work_id"})
+    void slugsMayBe256CharactersButNotMore(String field) {
+        ObjectNode node = syslogNode();
+        node.put(field, "s".repeat(256));
+        Metadata m = parse(node);
+        assertEquals("s".repeat(256), switch (field) {
+            case "where" -> m.where();
+            case "what" -> m.what();
+            default -> m.workId();
+        });
+
+        node.put(field, "s".repeat(257));
+        InvalidMetadataException e = rejected(node);
+
+        assertEquals(field, e.field());
+        assertTrue(e.getMessage().contains("at most 256 characters"), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"id, a\\ud800b", "id, \\udc00", "path, /var/log/\\ud83d.log", "hash, a3e75ee4f45f676422e038f2c116d00\\udfff"})
+    void anUnpairedSurrogateIsRejected(String field, String escaped) throws Exception {
+        // as Python's json writes it: a lone surrogate as a \\u escape
+        ObjectNode node = syslogNode();
+        node.set(field, DatalakeJson.MAPPER.readTree("\"" + escaped + "\""));
+
+        InvalidMetadataException e = rejected(node);
+
+        assertEquals(field, e.field());
+        assertEquals("metadata field '" + field + "' must be Unicode text, without an unpaired surrogate (U+D800 to U+DFFF).",
+                e.getMessage());
+        assertTrue(!MetadataRules.isId(node.get(field).textValue()));
+    }
+
+    @Test
+    void aSurrogatePairIsOneCharacterOfAnId() {
+        ObjectNode node = syslogNode();
+        node.put("id", "log-\ud83d\ude00");
+
+        assertTrue(MetadataRules.isId(parse(node).id()));
+    }
+
+    @Test
+    void anIdOf128ThreeByteCharactersIsAccepted() {
+        ObjectNode node = syslogNode();
+        node.put("id", "\u20ac".repeat(128));
+
+        assertEquals(MetadataRules.MAX_ID_BYTES, parse(node).id().getBytes(StandardCharsets.UTF_8).length);
     }
 
     @Test

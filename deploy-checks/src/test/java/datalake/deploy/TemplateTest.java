@@ -77,7 +77,7 @@ class TemplateTest {
     @Test
     void noAllowStatementUsesAWildcardActionOrAnUnscopedResource() {
         List<String> problems = new ArrayList<>();
-        resources.fields().forEachRemaining(e -> collectStatements(e.getValue(), e.getKey(), problems));
+        resources.properties().forEach(e -> collectStatements(e.getValue(), e.getKey(), problems));
         assertTrue(problems.isEmpty(), String.join("\n", problems));
     }
 
@@ -87,7 +87,7 @@ class TemplateTest {
             if (node.has("Effect") && node.has("Action")) {
                 checkStatement(node, where, problems);
             }
-            node.fields().forEachRemaining(e -> collectStatements(e.getValue(), where, problems));
+            node.properties().forEach(e -> collectStatements(e.getValue(), where, problems));
         } else if (node.isArray()) {
             node.forEach(n -> collectStatements(n, where, problems));
         }
@@ -138,7 +138,7 @@ class TemplateTest {
         java.util.regex.Pattern secretValue = java.util.regex.Pattern.compile(
                 "(AKIA|ASIA)[A-Z0-9]{16}|[A-Za-z0-9/+]{40}|-----BEGIN");
         for (JsonNode variables : environments) {
-            variables.fields().forEachRemaining(e -> {
+            variables.properties().forEach(e -> {
                 if (secretName.matcher(e.getKey()).matches()) {
                     problems.add("environment variable " + e.getKey() + " looks like a secret");
                 }
@@ -147,7 +147,7 @@ class TemplateTest {
                 }
             });
         }
-        root.path("Parameters").fields().forEachRemaining(e -> {
+        root.path("Parameters").properties().forEach(e -> {
             if (secretName.matcher(e.getKey()).matches() || e.getValue().path("NoEcho").asBoolean(false)) {
                 problems.add("parameter " + e.getKey() + " takes a secret");
             }

@@ -1,7 +1,7 @@
 package datalake.query;
 
-import datalake.records.Metadata;
-import datalake.records.Record;
+import datalake.dynamodb.StoredRecord;
+import datalake.records.MetadataRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +39,7 @@ final class CoverageReader {
     }
 
     Bins read(CoverageQuery query) {
-        if (!QueryApi.isSlug(query.what()) || (query.where() != null && !QueryApi.isSlug(query.where()))) {
+        if (!MetadataRules.isSlug(query.what()) || (query.where() != null && !MetadataRules.isSlug(query.where()))) {
             // No stored file can have such a what or where: every bin is empty.
             return new Bins(query, new long[query.binCount()], new long[query.binCount()]);
         }
@@ -73,7 +73,7 @@ final class CoverageReader {
         String position = null;
         do {
             RecordsTable.Slice slice = table.queryBucket(bucket, query.what(), files.rangePrefix(), position, READ_LIMIT);
-            for (Record record : slice.records()) {
+            for (StoredRecord record : slice.records()) {
                 if (Intersection.emits(record, files)) {
                     count(query, record, fileCounts, byteCounts);
                 }
@@ -84,15 +84,16 @@ final class CoverageReader {
     }
 
     /** Adds the file to every bin its [start, end], cut to the range, touches. */
-    static void count(CoverageQuery query, Record record, long[] files, long[] bytes) {
-        Metadata m = record.metadata();
-        long from = Math.max(m.start(), query.start());
-        long to = Math.min(m.endOrStart(), query.end());
+    static void count(CoverageQuery query, StoredRecord record, long[] files, long[] bytes) {
+        long from = Math.max(record.start(), query.start());
+        long to = Math.min(record.endOrStart(), query.end());
+        // A record without a size (the Python datalake's first format) counts as a file of no bytes.
+        long size = record.size() == null ? 0 : record.size();
         int first = (int) (Math.floorDiv(from, query.step().millis) - query.firstBin());
         int last = (int) (Math.floorDiv(to, query.step().millis) - query.firstBin());
         for (int bin = first; bin <= last; bin++) {
             files[bin]++;
-            bytes[bin] += record.size();
+            bytes[bin] += size;
         }
     }
 }

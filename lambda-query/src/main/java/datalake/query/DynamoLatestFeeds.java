@@ -1,9 +1,7 @@
 package datalake.query;
 
 import datalake.dynamodb.RecordItems;
-import datalake.lambda.JsonLog;
-import datalake.records.Record;
-import java.util.ArrayList;
+import datalake.dynamodb.StoredRecord;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -17,7 +15,8 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
  * WHAT is kept with a filter on the key's {@code <what>:} prefix (the scan still reads, and is billed
  * for, the other feeds' items).
  */
-public record DynamoLatestFeeds(DynamoDbClient dynamoDb, String tableName) implements LatestFeeds {
+public record DynamoLatestFeeds(DynamoDbClient dynamoDb, String tableName, UnreadableItems unreadable)
+        implements LatestFeeds {
     @Override
     public RecordsTable.Slice scan(String what, String after, int limit) {
         ScanRequest.Builder request = ScanRequest.builder().tableName(tableName).limit(limit);
@@ -30,16 +29,7 @@ public record DynamoLatestFeeds(DynamoDbClient dynamoDb, String tableName) imple
                     .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(what + ":")));
         }
         ScanResponse response = dynamoDb.scan(request.build());
-        List<Record> records = new ArrayList<>(response.count());
-        for (Map<String, AttributeValue> item : response.items()) {
-            try {
-                records.add(RecordItems.fromItem(item));
-            } catch (IllegalArgumentException notARecord) {
-                AttributeValue key = item.get(RecordItems.WHAT_WHERE_KEY);
-                QueryApi.LOG.warn("skipping a latest-table item that is not a datalake record", g ->
-                        JsonLog.field(g, "what_where_key", key == null ? null : JsonLog.shorten(key.s())));
-            }
-        }
+        List<StoredRecord> records = unreadable.read(tableName, response.items());
         String lastKey = null;
         if (response.hasLastEvaluatedKey() && response.lastEvaluatedKey().containsKey(RecordItems.WHAT_WHERE_KEY)) {
             lastKey = response.lastEvaluatedKey().get(RecordItems.WHAT_WHERE_KEY).s();

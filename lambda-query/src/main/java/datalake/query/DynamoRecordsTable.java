@@ -1,11 +1,9 @@
 package datalake.query;
 
 import datalake.dynamodb.RecordItems;
-import datalake.lambda.JsonLog;
+import datalake.dynamodb.StoredRecord;
 import datalake.records.Keys.TimeIndexKey;
 import datalake.records.Keys.WorkIdIndexKey;
-import datalake.records.Record;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +20,16 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * on the GSI several records share one range key (a file in several buckets), and {@code >} skips the
  * rest of them, which is what de-duplicates work-id results. A key condition allows one test of the
  * range key, so with both a WHERE and a position the WHERE is enforced here: keys are ordered, and the
- * first key outside the prefix ends the slice.
+ * first key outside the prefix ends the slice. Items are read liberally ({@link StoredRecord}); one that
+ * is no record at all is left out, logged and counted ({@link UnreadableItems}).
  */
-public record DynamoRecordsTable(DynamoDbClient dynamoDb, String tableName) implements RecordsTable {
+public record DynamoRecordsTable(DynamoDbClient dynamoDb, String tableName, UnreadableItems unreadable)
+        implements RecordsTable {
+    /** The table with unreadable items reported on standard output (tools and benchmarks). */
+    public DynamoRecordsTable(DynamoDbClient dynamoDb, String tableName) {
+        this(dynamoDb, tableName, new UnreadableItems(QueryApi.LOG, QueryConfig.DEFAULT_FUNCTION_NAME));
+    }
+
     @Override
     public Slice queryBucket(long bucket, String what, String rangePrefix, String after, int limit) {
         return query(null, RecordItems.TIME_INDEX_KEY, new TimeIndexKey(bucket, what).toString(), rangePrefix, after,
@@ -60,26 +65,19 @@ public record DynamoRecordsTable(DynamoDbClient dynamoDb, String tableName) impl
                 .expressionAttributeValues(values)
                 .limit(limit)
                 .build());
-        List<Record> records = new ArrayList<>(response.count());
         String lastKey = response.hasLastEvaluatedKey() && response.lastEvaluatedKey().containsKey(RecordItems.RANGE_KEY)
                 ? response.lastEvaluatedKey().get(RecordItems.RANGE_KEY).s() : null;
-        for (Map<String, AttributeValue> item : response.items()) {
-            AttributeValue rangeKey = item.get(RecordItems.RANGE_KEY);
-            if (prefix != null && (rangeKey == null || rangeKey.s() == null || !rangeKey.s().startsWith(prefix))) {
-                lastKey = null;
-                break;
-            }
-            try {
-                records.add(RecordItems.fromItem(item));
-            } catch (IllegalArgumentException notARecord) {
-                // One bad item must not hide every other answer; it is logged for whoever owns the table.
-                String hash = hashName + "=" + hashValue;
-                QueryApi.LOG.warn("skipping an item that is not a datalake record", g -> {
-                    g.writeStringField("hash_key", JsonLog.shorten(hash));
-                    JsonLog.field(g, "range_key", rangeKey == null ? null : JsonLog.shorten(rangeKey.s()));
-                });
+        List<Map<String, AttributeValue>> items = response.items();
+        if (prefix != null) {
+            for (int i = 0; i < items.size(); i++) {
+                AttributeValue rangeKey = items.get(i).get(RecordItems.RANGE_KEY);
+                if (rangeKey == null || rangeKey.s() == null || !rangeKey.s().startsWith(prefix)) {
+                    items = items.subList(0, i);
+                    lastKey = null;
+                    break;
+                }
             }
         }
-        return new Slice(records, lastKey);
+        return new Slice(unreadable.read(tableName, items), lastKey);
     }
 }

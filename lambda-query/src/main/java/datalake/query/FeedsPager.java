@@ -1,7 +1,8 @@
 package datalake.query;
 
 import datalake.records.Keys.WhatWhereKey;
-import datalake.records.Record;
+import datalake.dynamodb.StoredRecord;
+import datalake.records.MetadataRules;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -23,7 +24,7 @@ import java.util.Map;
  */
 final class FeedsPager {
     /** One feed: its newest file, and how old that file's data is at the time of the request. */
-    record Feed(Record latest, long ageMs) {
+    record Feed(StoredRecord latest, long ageMs) {
     }
 
     /** A page of feeds, and the position of the next page, or null on the last. */
@@ -31,8 +32,8 @@ final class FeedsPager {
     }
 
     private static final Comparator<Feed> READING_ORDER = Comparator
-            .comparing((Feed f) -> f.latest().metadata().what())
-            .thenComparing(f -> f.latest().metadata().where());
+            .comparing((Feed f) -> f.latest().what())
+            .thenComparing(f -> f.latest().where());
 
     private final LatestFeeds table;
     private final Clock clock;
@@ -62,7 +63,7 @@ final class FeedsPager {
         String what = FilesQueryParser.present(params, "what");
         String cursorText = FilesQueryParser.present(params, "cursor");
         Cursor cursor = cursorText == null ? null : decode(what, cursorText);
-        if (what != null && !QueryApi.isSlug(what)) {
+        if (what != null && !MetadataRules.isSlug(what)) {
             // No feed can have such a WHAT: nothing to read.
             return ResponseJson.feeds(List.of(), null, links);
         }
@@ -73,18 +74,18 @@ final class FeedsPager {
 
     FeedsPage page(String what, String after) {
         long now = clock.millis();
-        List<Record> found = new ArrayList<>(pageSize + 1);
+        List<StoredRecord> found = new ArrayList<>(pageSize + 1);
         String position = after;
         int reads = 0;
         do {
             RecordsTable.Slice slice = table.scan(what, position, readLimit);
             reads++;
             position = slice.lastKey();
-            for (Record record : slice.records()) {
+            for (StoredRecord record : slice.records()) {
                 found.add(record);
                 if (found.size() > pageSize) {
                     // One more than the page: the page ends at its last record, and more follow.
-                    position = found.get(pageSize - 1).whatWhereKey().toString();
+                    position = found.get(pageSize - 1).whatWhereKey();
                     found.remove(pageSize);
                     return new FeedsPage(feeds(found, now), new Cursor(null, position));
                 }
@@ -93,10 +94,10 @@ final class FeedsPager {
         return new FeedsPage(feeds(found, now), position == null ? null : new Cursor(null, position));
     }
 
-    private static List<Feed> feeds(List<Record> records, long now) {
+    private static List<Feed> feeds(List<StoredRecord> records, long now) {
         List<Feed> feeds = new ArrayList<>(records.size());
-        for (Record record : records) {
-            feeds.add(new Feed(record, Math.max(0, now - record.metadata().endOrStart())));
+        for (StoredRecord record : records) {
+            feeds.add(new Feed(record, Math.max(0, now - record.endOrStart())));
         }
         feeds.sort(READING_ORDER);
         return feeds;

@@ -1,10 +1,8 @@
 package datalake.query;
 
 import datalake.records.Times;
-import java.time.DateTimeException;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.regex.Pattern;
 
 /**
  * Turns the parameters of {@code /v0/archive/files/} into a {@link FilesQuery}, with exactly the v0
@@ -12,10 +10,6 @@ import java.util.regex.Pattern;
  * InvalidTime, InvalidWorkInterval (start after end). The cursor is checked afterwards, against the query.
  */
 final class FilesQueryParser {
-    private static final Pattern NUMBER = Pattern.compile("[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?");
-    /** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z: the range ISO-8601 text and the client handle. */
-    private static final long MIN_MS = -62_135_596_800_000L;
-    private static final long MAX_MS = 253_402_300_799_999L;
 
     private FilesQueryParser() {
     }
@@ -68,25 +62,13 @@ final class FilesQueryParser {
      * datalake client and datalake-common accept them; years 1 to 9999.
      */
     static long time(String name, String value) {
-        String v = value.strip();
-        if (NUMBER.matcher(v).matches()) {
-            OptionalLong ms = Times.fromNumber(Double.parseDouble(v));
-            if (ms.isPresent()) {
-                return ms.getAsLong();
-            }
-        } else {
-            try {
-                long ms = Times.fromIso(v);
-                if (ms >= MIN_MS && ms <= MAX_MS) {
-                    return ms;
-                }
-            } catch (DateTimeException | ArithmeticException notIso) {
-                // falls through to the one sentence below
-            }
+        OptionalLong ms = Times.fromText(value);
+        if (ms.isPresent()) {
+            return ms.getAsLong();
         }
         throw RequestRejectedException.badRequest(ErrorCodes.INVALID_TIME, "Give " + name
                 + " as milliseconds since the epoch or an ISO-8601 time between the years 1 and 9999, not \""
-                + abbreviate(v) + "\".");
+                + abbreviate(value.strip()) + "\".");
     }
 
     static String abbreviate(String s) {

@@ -1,7 +1,6 @@
 package datalake.query;
 
-import datalake.records.Metadata;
-import datalake.records.Record;
+import datalake.dynamodb.StoredRecord;
 import datalake.records.TimeBuckets;
 
 /**
@@ -14,19 +13,18 @@ final class Intersection {
     private Intersection() {
     }
 
-    static boolean intersects(Metadata file, long start, long end) {
+    static boolean intersects(StoredRecord file, long start, long end) {
         return file.start() <= end && file.endOrStart() >= start;
     }
 
     /** The first bucket both the file and a query starting at {@code queryStart} cover. */
-    static long firstCommonBucket(Metadata file, long queryStart) {
+    static long firstCommonBucket(StoredRecord file, long queryStart) {
         return Math.max(TimeBuckets.bucketOf(file.start()), TimeBuckets.bucketOf(queryStart));
     }
 
     /** Whether the query returns this record (of bucket {@code record.bucket()}). */
-    static boolean emits(Record record, FilesQuery.ByTime query) {
-        Metadata file = record.metadata();
-        return intersects(file, query.start(), query.end())
-                && record.bucket() == firstCommonBucket(file, query.start());
+    static boolean emits(StoredRecord record, FilesQuery.ByTime query) {
+        return intersects(record, query.start(), query.end())
+                && record.bucket() == firstCommonBucket(record, query.start());
     }
 }

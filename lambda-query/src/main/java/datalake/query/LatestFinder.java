@@ -1,6 +1,7 @@
 package datalake.query;
 
-import datalake.records.Record;
+import datalake.dynamodb.StoredRecord;
+import datalake.records.Keys.RangeKey;
 import datalake.records.TimeBuckets;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -10,18 +11,22 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
 /**
- * The newest file, by (start, create_time), of a WHAT and WHERE that touches the last {@code lookback}
- * days (today's bucket and {@code lookback} before it).
+ * The newest file, by (start, create_time), of a WHAT and WHERE, as the Python datalake API finds it:
+ * files whose start lies more than 24 hours ahead of now are never the latest (one file with a wrong
+ * future date must not stay "latest" for ever).
  *
- * <p>With a latest table its entry answers when it lies in that window; otherwise (no table, no
- * entry, or an older entry) the day buckets are read newest first, a few at a time concurrently. The
- * scan stops as soon as no older bucket can hold a newer start: a file in bucket b starts before the
- * end of b.
+ * <p>With a latest table its entry answers, whatever its age, unless it starts more than 24 hours ahead.
+ * Otherwise (no table, no entry, an unreadable or a future entry) the day buckets are read newest first,
+ * from the bucket 24 hours ahead back to {@code lookback} days before today's, a few at a time
+ * concurrently, leaving out the files that start more than 24 hours ahead. The scan stops as soon as
+ * no older bucket can hold a newer start: a file in bucket b starts before the end of b.
  */
 final class LatestFinder {
     static final int DEFAULT_LOOKBACK_DAYS = 14;
     /** Ten years of buckets: more is surely a mistake, and would keep one request busy for minutes. */
     static final int MAX_LOOKBACK_DAYS = 3660;
+    /** How far ahead of now a file's start may lie and still be the latest (the Python API's 24 hours). */
+    static final long MAX_LOOKAHEAD_MS = TimeBuckets.DAY_MS;
     private static final int WAVE = 8;
     private static final int READ_LIMIT = 200;
 
@@ -38,34 +43,34 @@ final class LatestFinder {
         this.clock = clock;
     }
 
-    Optional<Record> find(String what, String where, int lookbackDays) {
-        long today = TimeBuckets.bucketOf(clock.millis());
-        long oldest = today - lookbackDays;
+    Optional<StoredRecord> find(String what, String where, int lookbackDays) {
+        long now = clock.millis();
+        long horizon = now + MAX_LOOKAHEAD_MS;
         if (latest != null) {
-            Optional<Record> entry = latest.latest(what, where);
-            if (entry.isPresent() && TimeBuckets.bucketOf(entry.get().metadata().endOrStart()) >= oldest) {
+            Optional<StoredRecord> entry = latest.latest(what, where);
+            if (entry.isPresent() && entry.get().start() <= horizon) {
                 return entry;
             }
         }
-        return scan(what, where, today, oldest);
+        return scan(what, where, TimeBuckets.bucketOf(horizon), TimeBuckets.bucketOf(now) - lookbackDays, horizon);
     }
 
-    private Optional<Record> scan(String what, String where, long newest, long oldest) {
-        Record best = null;
+    private Optional<StoredRecord> scan(String what, String where, long newest, long oldest, long horizon) {
+        StoredRecord best = null;
         for (long waveStart = newest; waveStart >= oldest; waveStart -= WAVE) {
             long waveEnd = Math.max(oldest, waveStart - WAVE + 1);
-            List<Future<Record>> wave = new ArrayList<>(WAVE);
+            List<Future<StoredRecord>> wave = new ArrayList<>(WAVE);
             for (long bucket = waveStart; bucket >= waveEnd; bucket--) {
                 long b = bucket;
-                wave.add(executor.submit(() -> newestIn(b, what, where)));
+                wave.add(executor.submit(() -> newestIn(b, what, where, horizon)));
             }
             try {
                 for (int i = 0; i < wave.size(); i++) {
                     long bucket = waveStart - i;
-                    if (best != null && best.metadata().start() >= TimeBuckets.startOf(bucket + 1)) {
+                    if (best != null && best.start() >= TimeBuckets.startOf(bucket + 1)) {
                         return Optional.of(best);
                     }
-                    Record candidate = Futures.join(wave.get(i));
+                    StoredRecord candidate = Futures.join(wave.get(i));
                     if (candidate != null && (best == null || candidate.isNewerThan(best))) {
                         best = candidate;
                     }
@@ -77,14 +82,14 @@ final class LatestFinder {
         return Optional.ofNullable(best);
     }
 
-    private Record newestIn(long bucket, String what, String where) {
-        Record best = null;
+    private StoredRecord newestIn(long bucket, String what, String where, long horizon) {
+        StoredRecord best = null;
         String position = null;
-        String prefix = datalake.records.Keys.RangeKey.prefix(where);
+        String prefix = RangeKey.prefix(where);
         do {
             RecordsTable.Slice slice = records.queryBucket(bucket, what, prefix, position, READ_LIMIT);
-            for (Record record : slice.records()) {
-                if (best == null || record.isNewerThan(best)) {
+            for (StoredRecord record : slice.records()) {
+                if (record.start() <= horizon && (best == null || record.isNewerThan(best))) {
                     best = record;
                 }
             }

@@ -1,6 +1,6 @@
 package datalake.query;
 
-import datalake.records.Record;
+import datalake.dynamodb.StoredRecord;
 import java.util.Optional;
 
 /**
@@ -8,5 +8,6 @@ import java.util.Optional;
  * kept by the ingester. The AWS implementation is {@link DynamoLatestTable}.
  */
 public interface LatestTable {
-    Optional<Record> latest(String what, String where);
+    /** The entry of a WHAT and WHERE; empty when there is none, or when it cannot be read (logged and counted). */
+    Optional<StoredRecord> latest(String what, String where);
 }

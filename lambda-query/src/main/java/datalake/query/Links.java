@@ -1,5 +1,6 @@
 package datalake.query;
 
+import datalake.records.Times;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.StringJoiner;
@@ -12,7 +13,11 @@ record Links(String baseUrl) {
         return baseUrl + "/v0/archive/files/" + pathSegment(id) + "/data";
     }
 
-    /** The {@code next} URL: the query's own parameters (times in ms) and the cursor. */
+    /**
+     * The {@code next} URL: the query's own parameters and the cursor. Times are ISO-8601 with
+     * milliseconds, which read back exactly: as numbers, milliseconds up to 100,000,000,000 (before
+     * 1973, and every negative time) would read back as seconds, another query than the cursor's.
+     */
     String next(FilesQuery query, String cursor) {
         StringJoiner params = new StringJoiner("&");
         params.add("what=" + encode(query.what()));
@@ -20,8 +25,8 @@ record Links(String baseUrl) {
             params.add("where=" + encode(query.where()));
         }
         if (query instanceof FilesQuery.ByTime time) {
-            params.add("start=" + time.start());
-            params.add("end=" + time.end());
+            params.add("start=" + encode(Times.toIso(time.start())));
+            params.add("end=" + encode(Times.toIso(time.end())));
         } else if (query instanceof FilesQuery.ByWorkId work) {
             params.add("work_id=" + encode(work.workId()));
         }

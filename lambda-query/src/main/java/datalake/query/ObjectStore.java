@@ -6,14 +6,28 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The storage bucket as the query reads it: an object's user metadata, and time-limited download
- * links. The AWS implementation is {@link S3ObjectStore}.
+ * The storage bucket as the query reads it: an object's user metadata and first bytes, and
+ * time-limited download links. The AWS implementation is {@link S3ObjectStore}.
  */
 public interface ObjectStore {
 
     /** The object's user metadata (keys without {@code x-amz-meta-}), or empty when there is no such object. */
     Optional<Map<String, String>> userMetadata(String bucket, String key);
 
-    /** A URL that lets anyone GET the object for {@code validity}. */
-    URI presignedGet(String bucket, String key, Duration validity);
+    /**
+     * The object's user metadata and its first {@code length} bytes (all of them when it is shorter), or
+     * empty when there is no such object.
+     */
+    Optional<ObjectStart> start(String bucket, String key, int length);
+
+    /**
+     * A URL that lets anyone GET the object for {@code validity}, answered with the given
+     * {@code Content-Type} and {@code Content-Encoding} (null: as stored).
+     */
+    URI presignedGet(String bucket, String key, Duration validity, ContentHeaders headers);
+
+    /** The user metadata and the first bytes of an object. */
+    @SuppressWarnings("ArrayRecordComponent") // a few bytes read once to sniff the encoding; never compared
+    record ObjectStart(Map<String, String> userMetadata, byte[] bytes) {
+    }
 }

@@ -2,11 +2,10 @@ package datalake.query;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.fasterxml.jackson.databind.JsonNode;
+import datalake.dynamodb.StoredRecord;
 import datalake.lambda.JsonLog;
-import datalake.records.InvalidMetadataException;
-import datalake.records.Metadata;
-import datalake.records.MetadataParser;
-import datalake.records.Record;
+import datalake.records.MetadataRules;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Clock;
@@ -20,9 +19,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Pattern;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The datalake v0 HTTP API over the records table and the storage bucket: routes an API Gateway
@@ -34,9 +33,6 @@ public final class QueryApi {
     static final Duration LINK_VALIDITY = Duration.ofMinutes(15);
     /** Concurrent DynamoDB reads of one request (day buckets of a time query, of a latest scan). */
     static final int READ_THREADS = 32;
-    /** what, where and work_id are slugs; longer ones could not be keys of a stored record. */
-    private static final Pattern SLUG = Pattern.compile("[a-z0-9_-]{1,512}");
-    private static final int MAX_ID_LENGTH = 128;
 
     private final QueryConfig config;
     private final ObjectStore files;
@@ -57,12 +53,23 @@ public final class QueryApi {
      * one, the storage bucket.
      */
     public static QueryApi forAws(QueryConfig config, QueryClients clients) {
+        return forAws(config, clients, LOG, Clock.systemUTC());
+    }
+
+    /**
+     * {@link #forAws(QueryConfig, QueryClients)} with its log (unreadable items are reported there) and
+     * its clock (now, for latest) given: tests read what it logs and fix the time.
+     */
+    static QueryApi forAws(QueryConfig config, QueryClients clients, JsonLog log, Clock clock) {
+        UnreadableItems unreadable = new UnreadableItems(log, config.functionName());
         return new QueryApi(config,
-                new DynamoRecordsTable(clients.dynamoDb(), config.recordsTable()),
-                config.latestTable() == null ? null : new DynamoLatestTable(clients.dynamoDb(), config.latestTable()),
-                config.latestTable() == null ? null : new DynamoLatestFeeds(clients.dynamoDb(), config.latestTable()),
+                new DynamoRecordsTable(clients.dynamoDb(), config.recordsTable(), unreadable),
+                config.latestTable() == null ? null
+                        : new DynamoLatestTable(clients.dynamoDb(), config.latestTable(), unreadable),
+                config.latestTable() == null ? null
+                        : new DynamoLatestFeeds(clients.dynamoDb(), config.latestTable(), unreadable),
                 new S3ObjectStore(clients.s3(), clients.presigner()),
-                Clock.systemUTC());
+                clock);
     }
 
     /**
@@ -116,7 +123,7 @@ public final class QueryApi {
                 case FILE_DATA -> fileData(match.parameter(0));
                 case LATEST -> Responses.json(200, ResponseJson.record(
                         latest(match.parameter(0), match.parameter(1), request.query()), links));
-                case LATEST_DATA -> redirectTo(latest(match.parameter(0), match.parameter(1), request.query()));
+                case LATEST_DATA -> latestData(latest(match.parameter(0), match.parameter(1), request.query()));
                 case FEEDS -> Responses.json(200, feeds().answer(request.query(), links));
                 case COVERAGE -> Responses.json(200, coverage.answer(request.query()));
             };
@@ -135,9 +142,9 @@ public final class QueryApi {
         FilesQuery query = FilesQueryParser.parse(params);
         String cursorText = FilesQueryParser.present(params, "cursor");
         Cursor cursor = cursorText == null ? null : CursorCodec.decode(query, cursorText);
-        if (!isSlug(query.what()) || (query.where() != null && !isSlug(query.where()))
-                || (query instanceof FilesQuery.ByWorkId w && !isSlug(w.workId()))) {
-            // No stored file can have such a what, where or work_id: nothing to read.
+        if (!MetadataRules.isSlug(query.what()) || (query.where() != null && !MetadataRules.isSlug(query.where()))
+                || (query instanceof FilesQuery.ByWorkId w && !MetadataRules.isWorkId(w.workId()))) {
+            // No stored file can have such a what, where or work_id (the ingester's rule): nothing to read.
             return Responses.json(200, ResponseJson.files(List.of(), null, links));
         }
         Page page = query instanceof FilesQuery.ByTime time
@@ -147,38 +154,47 @@ public final class QueryApi {
         return Responses.json(200, ResponseJson.files(page.records(), next, links));
     }
 
-    private Metadata fileMetadata(String id) {
-        Map<String, String> userMetadata = storedFile(id);
-        String json = userMetadata.get("datalake");
-        try {
-            return MetadataParser.parse(json);
-        } catch (InvalidMetadataException e) {
+    /**
+     * The file's metadata as its object stores it, served whatever ingest rule it breaks (a hash of
+     * another form, say) as long as it is a JSON object with a start time.
+     */
+    private JsonNode fileMetadata(String id) {
+        JsonNode metadata = StoredJson.parseObject(storedFile(id).get("datalake"));
+        if (metadata == null || StoredJson.time(metadata.get("start")) == null) {
             throw RequestRejectedException.noSuchFile("The object of file " + abbreviate(id)
-                    + " has no valid datalake metadata, so it is not a datalake file.");
+                    + " has no datalake metadata, so it is not a datalake file.");
         }
+        return metadata;
     }
 
     private APIGatewayV2HTTPResponse fileData(String id) {
-        storedFile(id);
-        return Responses.redirect(files.presignedGet(config.storageBucket(), objectKey(id), LINK_VALIDITY));
+        checkFileId(id);
+        String key = objectKey(id);
+        ObjectStore.ObjectStart start = files.start(config.storageBucket(), key, ContentHeaders.MAGIC_LENGTH)
+                .orElseThrow(() -> RequestRejectedException.noSuchFile("There is no file with id " + id + "."));
+        return redirect(config.storageBucket(), key, start, null);
     }
 
     /** The user metadata of the object {@code <storage bucket>/<id>/data}, where the datalake client puts files. */
     private Map<String, String> storedFile(String id) {
+        checkFileId(id);
+        return files.userMetadata(config.storageBucket(), objectKey(id)).orElseThrow(() ->
+                RequestRejectedException.noSuchFile("There is no file with id " + id + "."));
+    }
+
+    private static void checkFileId(String id) {
         if (!isFileId(id)) {
             throw RequestRejectedException.noSuchFile("There is no file with id " + abbreviate(id) + ".");
         }
-        return files.userMetadata(config.storageBucket(), objectKey(id)).orElseThrow(() ->
-                RequestRejectedException.noSuchFile("There is no file with id " + id + "."));
     }
 
     static String objectKey(String id) {
         return id + "/data";
     }
 
-    private Record latest(String what, String where, Map<String, String> params) {
+    private StoredRecord latest(String what, String where, Map<String, String> params) {
         int lookback = lookback(FilesQueryParser.present(params, "lookback"));
-        Optional<Record> found = isSlug(what) && isSlug(where)
+        Optional<StoredRecord> found = MetadataRules.isSlug(what) && MetadataRules.isSlug(where)
                 ? latestFinder.find(what, where, lookback) : Optional.empty();
         return found.orElseThrow(() -> RequestRejectedException.noSuchFile("No " + abbreviate(what)
                 + " file from " + abbreviate(where) + " touches the last " + lookback
@@ -200,13 +216,36 @@ public final class QueryApi {
                 + " from 0 to " + LatestFinder.MAX_LOOKBACK_DAYS + ", not \"" + abbreviate(v) + "\".");
     }
 
-    private APIGatewayV2HTTPResponse redirectTo(Record record) {
+    private APIGatewayV2HTTPResponse latestData(StoredRecord record) {
         String url = record.url();
         int slash = url.startsWith("s3://") ? url.indexOf('/', 5) : -1;
-        if (slash < 0) {
-            throw new IllegalStateException("the record of file " + record.metadata().id() + " has no s3:// url");
+        if (slash < 6 || slash == url.length() - 1) {
+            throw RequestRejectedException.noSuchFile("The latest " + record.what() + " file from " + record.where()
+                    + " has no s3:// url, so there are no data to fetch.");
         }
-        return Responses.redirect(files.presignedGet(url.substring(5, slash), url.substring(slash + 1), LINK_VALIDITY));
+        String bucket = url.substring(5, slash);
+        String key = url.substring(slash + 1);
+        ObjectStore.ObjectStart start = files.start(bucket, key, ContentHeaders.MAGIC_LENGTH).orElseThrow(() ->
+                RequestRejectedException.noSuchFile("The latest " + record.what() + " file from " + record.where()
+                        + " is no longer in its bucket."));
+        AttributeValue path = record.metadata().get("path");
+        return redirect(bucket, key, start, path == null ? null : path.s());
+    }
+
+    /**
+     * 302 to a presigned GET that S3 answers with the type guessed from the file's path and, for gzip
+     * content, {@code Content-Encoding: gzip}, as the Python API answered {@code /data} itself.
+     *
+     * @param path the file's path, or null to take it from the object's datalake metadata
+     */
+    private APIGatewayV2HTTPResponse redirect(String bucket, String key, ObjectStore.ObjectStart start, String path) {
+        if (path == null) {
+            JsonNode metadata = StoredJson.parseObject(start.userMetadata().get("datalake"));
+            JsonNode stored = metadata == null ? null : metadata.get("path");
+            path = stored != null && stored.isTextual() ? stored.textValue() : null;
+        }
+        ContentHeaders headers = ContentHeaders.of(path, start.bytes());
+        return Responses.redirect(files.presignedGet(bucket, key, LINK_VALIDITY, headers));
     }
 
     private FeedsPager feeds() {
@@ -217,22 +256,10 @@ public final class QueryApi {
         return feeds;
     }
 
-    static boolean isSlug(String value) {
-        return SLUG.matcher(value).matches();
-    }
-
-    /** The ids the datalake client and common-records allow: 1-128 characters, no ':', '/', blanks or controls. */
+    /** The ids of stored files (common-records' rule) that are also one safe path segment: no '/', '\\', "." or "..". */
     static boolean isFileId(String id) {
-        if (id.isEmpty() || id.length() > MAX_ID_LENGTH) {
-            return false;
-        }
-        for (int i = 0; i < id.length(); i++) {
-            char c = id.charAt(i);
-            if (c == ':' || c == '/' || c == '\\' || Character.isWhitespace(c) || Character.isISOControl(c)) {
-                return false;
-            }
-        }
-        return !id.equals(".") && !id.equals("..");
+        return MetadataRules.isId(id) && id.indexOf('/') < 0 && id.indexOf('\\') < 0
+                && !id.equals(".") && !id.equals("..");
     }
 
     private APIGatewayV2HTTPResponse serverFault(SdkException e) {

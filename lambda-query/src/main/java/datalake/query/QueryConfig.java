@@ -16,6 +16,8 @@ import java.util.Map;
  * @param s3PathStyle   {@code DATALAKE_S3_PATH_STYLE} (see {@link Environment#s3PathStyle()})
  * @param httpUrl       {@code DATALAKE_HTTP_URL}, the public base URL of the API (a custom domain), or
  *                      null to build {@code next} and {@code http_url} from the request's Host header
+ * @param functionName  {@code AWS_LAMBDA_FUNCTION_NAME}, the {@code Function} dimension of the metrics
+ *                      (default {@value #DEFAULT_FUNCTION_NAME})
  */
 public record QueryConfig(
         String recordsTable,
@@ -23,7 +25,10 @@ public record QueryConfig(
         String storageBucket,
         String region,
         boolean s3PathStyle,
-        String httpUrl) {
+        String httpUrl,
+        String functionName) {
+
+    static final String DEFAULT_FUNCTION_NAME = "lambda-query";
 
     public QueryConfig {
         if (recordsTable == null || recordsTable.isBlank()) {
@@ -38,11 +43,14 @@ public record QueryConfig(
         if (httpUrl != null) {
             httpUrl = httpUrl.isBlank() ? null : stripTrailingSlashes(httpUrl.strip());
         }
+        if (functionName == null || functionName.isBlank()) {
+            functionName = DEFAULT_FUNCTION_NAME;
+        }
     }
 
     /** The minimal configuration: records table and storage bucket, no latest table (tests, tools). */
     public static QueryConfig of(String recordsTable, String storageBucket) {
-        return new QueryConfig(recordsTable, null, storageBucket, null, false, null);
+        return new QueryConfig(recordsTable, null, storageBucket, null, false, null, null);
     }
 
     /** Reads the configuration; a {@code ConfigurationException} names the first bad variable. */
@@ -57,7 +65,8 @@ public record QueryConfig(
                 bucket,
                 env.region(),
                 env.s3PathStyle(),
-                env.get(EnvironmentVariable.HTTP_URL));
+                env.get(EnvironmentVariable.HTTP_URL),
+                env.get(EnvironmentVariable.FUNCTION_NAME));
     }
 
     /** {@link #from(Environment)} on a map of the same variables (the runner's, a test's). */
@@ -66,11 +75,11 @@ public record QueryConfig(
     }
 
     public QueryConfig withLatestTable(String table) {
-        return new QueryConfig(recordsTable, table, storageBucket, region, s3PathStyle, httpUrl);
+        return new QueryConfig(recordsTable, table, storageBucket, region, s3PathStyle, httpUrl, functionName);
     }
 
     public QueryConfig withHttpUrl(String url) {
-        return new QueryConfig(recordsTable, latestTable, storageBucket, region, s3PathStyle, url);
+        return new QueryConfig(recordsTable, latestTable, storageBucket, region, s3PathStyle, url, functionName);
     }
 
     /** {@code s3://<bucket>}, what {@code /v0/archive/} reports as {@code storage_url}. */

@@ -4,6 +4,7 @@ import datalake.lambda.CannedHttpClient.Answer;
 import datalake.lambda.Priming;
 import datalake.lambda.SdkClientFactory;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntConsumer;
 
 /**
@@ -22,6 +23,9 @@ final class QueryPriming {
     /** The answer of each call the requests make. */
     static final List<Answer> ANSWERS = List.of(
             Priming.headOfTheFile(),
+            // the ranged GET of /data: the file's metadata and its first bytes
+            new Answer("GET", Map.of("Content-Range", "bytes 0-2/7", "Last-Modified", "Thu, 19 Mar 2015 23:45:20 GMT",
+                    "ETag", "\"d41d8cd98f00b204e9800998ecf8427e\"", "x-amz-meta-datalake", Priming.FILE_METADATA), "pri"),
             Answer.body("Query", "{\"Items\":[" + ITEM + "],\"Count\":1,\"ScannedCount\":1}"),
             Answer.body("GetItem", "{}"));
     static final String[][] REQUESTS = {

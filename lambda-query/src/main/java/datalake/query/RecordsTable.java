@@ -1,6 +1,6 @@
 package datalake.query;
 
-import datalake.records.Record;
+import datalake.dynamodb.StoredRecord;
 import java.util.List;
 
 /**
@@ -28,10 +28,11 @@ public interface RecordsTable {
     /**
      * Some records in range-key order.
      *
-     * @param records the records read (within the prefix, if one was given)
+     * @param records the records read (within the prefix, if one was given), read liberally: an item
+     *                that is no record at all is left out, logged and counted
      * @param lastKey when not null, more records may follow: ask again with {@code after = lastKey}
      */
-    record Slice(List<Record> records, String lastKey) {
+    record Slice(List<StoredRecord> records, String lastKey) {
         public Slice {
             records = List.copyOf(records);
         }

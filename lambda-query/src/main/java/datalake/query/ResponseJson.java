@@ -3,28 +3,28 @@ package datalake.query;
 import static datalake.records.DatalakeJson.write;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import datalake.records.DatalakeJson;
-import datalake.records.Metadata;
-import datalake.records.Record;
-import datalake.records.Times;
+import com.fasterxml.jackson.databind.JsonNode;
+import datalake.dynamodb.RecordItems;
+import datalake.dynamodb.StoredRecord;
 import java.io.IOException;
 import java.util.List;
 
 /**
  * The JSON bodies of the v0 API, written field by field. A record is
- * {@code {url, http_url, create_time, size, metadata}}; metadata carries the stored fields plus
- * {@code start_iso} and {@code end_iso} (null for an instant).
+ * {@code {url, http_url, create_time, size, metadata}}, {@code create_time} and {@code size} as stored
+ * (null when the item has none, as the Python datalake's first records); metadata carries the stored
+ * fields plus {@code start_iso} and {@code end_iso} (null for an instant), see {@link StoredJson}.
  */
 final class ResponseJson {
 
     private ResponseJson() {
     }
 
-    static String files(List<Record> records, String next, Links links) {
+    static String files(List<StoredRecord> records, String next, Links links) {
         return write(g -> {
             g.writeStartObject();
             g.writeArrayFieldStart("records");
-            for (Record record : records) {
+            for (StoredRecord record : records) {
                 writeRecord(g, record, links);
             }
             g.writeEndArray();
@@ -40,8 +40,8 @@ final class ResponseJson {
             g.writeArrayFieldStart("feeds");
             for (FeedsPager.Feed feed : feeds) {
                 g.writeStartObject();
-                g.writeStringField("what", feed.latest().metadata().what());
-                g.writeStringField("where", feed.latest().metadata().where());
+                g.writeStringField("what", feed.latest().what());
+                g.writeStringField("where", feed.latest().where());
                 g.writeFieldName("latest");
                 writeRecord(g, feed.latest(), links);
                 g.writeNumberField("age_ms", feed.ageMs());
@@ -71,12 +71,13 @@ final class ResponseJson {
         });
     }
 
-    static String record(Record record, Links links) {
+    static String record(StoredRecord record, Links links) {
         return write(g -> writeRecord(g, record, links));
     }
 
-    static String metadata(Metadata metadata) {
-        return write(g -> writeMetadata(g, metadata));
+    /** A file's metadata as its object stores it (a JSON object), its times normalised. */
+    static String metadata(JsonNode stored) {
+        return write(g -> StoredJson.writeUserMetadata(g, stored));
     }
 
     static String error(String code, String message) {
@@ -109,22 +110,16 @@ final class ResponseJson {
         });
     }
 
-    private static void writeRecord(JsonGenerator g, Record record, Links links) throws IOException {
+    private static void writeRecord(JsonGenerator g, StoredRecord record, Links links) throws IOException {
         g.writeStartObject();
         g.writeStringField("url", record.url());
-        g.writeStringField("http_url", links.fileData(record.metadata().id()));
-        g.writeNumberField("create_time", record.createTime());
-        g.writeNumberField("size", record.size());
+        g.writeStringField("http_url", links.fileData(record.id()));
+        g.writeFieldName("create_time");
+        StoredJson.write(g, record.item().get(RecordItems.CREATE_TIME));
+        g.writeFieldName("size");
+        StoredJson.write(g, record.item().get(RecordItems.SIZE));
         g.writeFieldName("metadata");
-        writeMetadata(g, record.metadata());
-        g.writeEndObject();
-    }
-
-    private static void writeMetadata(JsonGenerator g, Metadata m) throws IOException {
-        g.writeStartObject();
-        DatalakeJson.writeMetadataFields(g, m);
-        g.writeStringField("start_iso", Times.toIso(m.start()));
-        g.writeStringField("end_iso", m.end() == null ? null : Times.toIso(m.end()));
+        StoredJson.writeMetadata(g, record);
         g.writeEndObject();
     }
 }

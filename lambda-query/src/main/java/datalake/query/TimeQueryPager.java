@@ -1,6 +1,6 @@
 package datalake.query;
 
-import datalake.records.Record;
+import datalake.dynamodb.StoredRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -47,9 +47,9 @@ final class TimeQueryPager {
      * What was read of one bucket: the records the query returns, in order, and where to go on, or
      * null when the bucket has nothing more.
      */
-    record BucketRead(List<Record> records, String resumeAfter) {
+    record BucketRead(List<StoredRecord> records, String resumeAfter) {
         BucketRead then(BucketRead more) {
-            List<Record> all = new ArrayList<>(records.size() + more.records.size());
+            List<StoredRecord> all = new ArrayList<>(records.size() + more.records.size());
             all.addAll(records);
             all.addAll(more.records);
             return new BucketRead(all, more.resumeAfter);
@@ -66,15 +66,15 @@ final class TimeQueryPager {
         long from = cursor == null ? query.firstBucket() : cursor.bucket();
         String after = cursor == null ? null : cursor.after();
         long budgetEnd = Math.min(query.lastBucket(), from + limits.maxBucketsPerPage() - 1);
-        List<Record> page = new ArrayList<>(limits.pageSize());
+        List<StoredRecord> page = new ArrayList<>(limits.pageSize());
         long next = from;
         while (next <= budgetEnd) {
             long waveEnd = Math.min(budgetEnd, next + limits.waveSize() - 1);
             for (BucketRead read : readWave(query, next, waveEnd, next == from ? after : null, page.size())) {
-                for (Record record : read.records()) {
+                for (StoredRecord record : read.records()) {
                     if (page.size() == limits.pageSize()) {
-                        Record last = page.get(page.size() - 1);
-                        return new Page(page, new Cursor(last.bucket(), last.rangeKey().toString()));
+                        StoredRecord last = page.get(page.size() - 1);
+                        return new Page(page, new Cursor(last.bucket(), last.rangeKey()));
                     }
                     page.add(record);
                 }
@@ -157,16 +157,16 @@ final class TimeQueryPager {
      * one call each.
      */
     BucketRead readBucket(FilesQuery.ByTime query, long bucket, String after, int want) {
-        List<Record> found = new ArrayList<>(Math.min(want, limits.readLimit()));
+        List<StoredRecord> found = new ArrayList<>(Math.min(want, limits.readLimit()));
         String position = after;
         do {
             int limit = Math.min(limits.readLimit(), Math.max(limits.minShare(), want - found.size()));
             RecordsTable.Slice slice = table.queryBucket(bucket, query.what(), query.rangePrefix(), position, limit);
             position = slice.lastKey();
-            for (Record record : slice.records()) {
+            for (StoredRecord record : slice.records()) {
                 if (found.size() == want) {
                     // More than wanted in this slice: go on after the last record kept.
-                    position = found.get(want - 1).rangeKey().toString();
+                    position = found.get(want - 1).rangeKey();
                     break;
                 }
                 if (Intersection.emits(record, query)) {

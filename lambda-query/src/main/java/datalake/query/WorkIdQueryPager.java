@@ -1,6 +1,6 @@
 package datalake.query;
 
-import datalake.records.Record;
+import datalake.dynamodb.StoredRecord;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,6 +8,10 @@ import java.util.List;
  * Pages of a work-id query on the GSI {@code work-id-index}. A file spanning several buckets has one
  * record per bucket there, all with its range key and adjacent; the first is returned and the rest
  * skipped, and the next page starts after the last returned range key, so each file appears once.
+ *
+ * <p>The index key of a file without a work_id is {@code null<id>:<what>}, which a real work_id that
+ * begins with "null" can equal ({@code nullable} and a file with id {@code able}): only records whose
+ * {@code metadata.work_id} is the requested one are returned.
  */
 final class WorkIdQueryPager {
     private final RecordsTable table;
@@ -21,15 +25,15 @@ final class WorkIdQueryPager {
     }
 
     Page page(FilesQuery.ByWorkId query, Cursor cursor) {
-        List<Record> page = new ArrayList<>(pageSize);
+        List<StoredRecord> page = new ArrayList<>(pageSize);
         String position = cursor == null ? null : cursor.after();
         String lastReturned = position;
         do {
             RecordsTable.Slice slice = table.queryWorkId(query.workId(), query.what(), query.rangePrefix(), position,
                     readLimit);
-            for (Record record : slice.records()) {
-                String key = record.rangeKey().toString();
-                if (key.equals(lastReturned)) {
+            for (StoredRecord record : slice.records()) {
+                String key = record.rangeKey();
+                if (key.equals(lastReturned) || !query.workId().equals(record.workId())) {
                     continue;
                 }
                 if (page.size() == pageSize) {

@@ -28,7 +28,7 @@ final class DatalakeClient {
     }
 
     DatalakeClient(URI apiUrl, String storageUrl, URI s3Endpoint, String accessKey, String secretKey) {
-        this.executable = locate();
+        this.executable = venvExecutable("datalake");
         // No AWS_REGION: with it, the client sends S3 calls to https://s3-<region>.amazonaws.com, ignoring
         // AWS_ENDPOINT_URL_S3; without it, boto3 honours the endpoint variable (moto).
         this.environment = Map.of(
@@ -72,10 +72,11 @@ final class DatalakeClient {
     }
 
     /**
-     * The venv's {@code datalake}: {@code -Ddatalake.venv}, else {@code $DATALAKE_VENV}, else {@code .venv}
-     * in the first parent directory holding {@code .ci} (the emulators' rules, which are package-private there).
+     * A program of the test virtualenv ({@code datalake}, {@code python}): {@code -Ddatalake.venv}, else
+     * {@code $DATALAKE_VENV}, else {@code .venv} in the first parent directory holding {@code .ci} (the
+     * emulators' rules, which are package-private there).
      */
-    private static Path locate() {
+    static Path venvExecutable(String name) {
         String configured = System.getProperty("datalake.venv");
         if (configured == null || configured.isBlank()) {
             configured = System.getenv("DATALAKE_VENV");
@@ -91,9 +92,9 @@ final class DatalakeClient {
                 }
             }
         }
-        Path executable = venv == null ? null : venv.resolve("bin").resolve("datalake");
+        Path executable = venv == null ? null : venv.resolve("bin").resolve(name);
         if (executable == null || !Files.isExecutable(executable)) {
-            throw new IllegalStateException("the datalake client is not installed at " + executable
+            throw new IllegalStateException(name + " is not installed at " + executable
                     + "; run scripts/lib/venv.sh (scripts/test.sh does it) to install the test virtualenv.");
         }
         return executable;

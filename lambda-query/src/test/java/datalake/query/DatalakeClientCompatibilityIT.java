@@ -1,6 +1,7 @@
 package datalake.query;
 
 import static datalake.query.TestFiles.DAY;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,7 +13,13 @@ import datalake.records.Metadata;
 import datalake.records.MetadataParser;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,15 +28,19 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
 /**
@@ -41,6 +52,8 @@ import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 @ExtendWith(EmulatorsExtension.class)
 class DatalakeClientCompatibilityIT {
         static final Emulators AWS = Emulators.shared();
+    private static final byte[] APP_LOG = "first line\nsecond line\n".repeat(50).getBytes(StandardCharsets.UTF_8);
+    private static final byte[] REPORT = "{\"files\": 3, \"ok\": true}\n".getBytes(StandardCharsets.UTF_8);
     private static final Pattern PUSHED = Pattern.compile("Pushed (\\S+) to (s3://\\S+/(\\S+)/data)");
 
     @TempDir
@@ -65,6 +78,10 @@ class DatalakeClientCompatibilityIT {
         push("web1-new.log", "syslog", "web-1", "job-1", now - DAY, null);
         push("web2-long.log", "syslog", "web-2", null, now - 2 * DAY, now);
         push("nginx.log", "nginx", "web-1", null, now - DAY, null);
+        // files whose path names their type and compression, the content gzip or not
+        push("app.log.gz", gzip(APP_LOG), "app", "web-1", null, now - 2 * DAY, null);
+        push("report.json.gz", gzip(REPORT), "app", "web-2", null, now - 2 * DAY, null);
+        push("report.json", REPORT, "app", "web-2", null, now - 3 * DAY, null);
         for (String url : pushed.values()) {
             index(url);
         }
@@ -92,8 +109,13 @@ class DatalakeClientCompatibilityIT {
     }
 
     private void push(String name, String what, String where, String workId, long start, Long end) throws IOException {
+        push(name, ("content of " + name + "\n").getBytes(StandardCharsets.UTF_8), what, where, workId, start, end);
+    }
+
+    private void push(String name, byte[] content, String what, String where, String workId, long start, Long end)
+            throws IOException {
         Path file = work.resolve(name);
-        Files.writeString(file, "content of " + name + "\n");
+        Files.write(file, content);
         List<String> args = new ArrayList<>(List.of("push", "--what", what, "--where", where, "--start",
                 Long.toString(start)));
         if (end != null) {
@@ -269,5 +291,62 @@ class DatalakeClientCompatibilityIT {
 
     private static String isoOf(long ms) {
         return datalake.records.Times.toIso(ms);
+    }
+
+    /**
+     * As the Python API answered /data: a gzipped file is sent with Content-Encoding gzip, so the
+     * client's HTTP library hands over the uncompressed bytes. Here the redirect's presigned URL carries
+     * response-content-encoding, which S3 (and moto) answer with that header.
+     */
+    @Test
+    void catAndFetchOfAGzippedFileGiveItsUncompressedBytes() throws IOException {
+        Path fetchDir = Files.createDirectories(work.resolve("fetched-gz"));
+        DatalakeClient.Result cat = datalake("cat", httpUrl("app.log.gz"));
+        DatalakeClient.Result fetch = show(client.run(fetchDir, "fetch", httpUrl("report.json.gz")),
+                "fetch", httpUrl("report.json.gz"));
+
+        assertEquals(0, cat.exitCode(), cat.stderr());
+        assertEquals(new String(APP_LOG, StandardCharsets.UTF_8) + "\n", cat.stdout(), "what cat echoes, and a newline");
+        assertEquals(0, fetch.exitCode(), fetch.stderr());
+        assertArrayEquals(REPORT, Files.readAllBytes(fetchDir.resolve(ids.get("report.json.gz"))));
+    }
+
+    /**
+     * The headers S3 answers the redirect with, for each route to a file's data: the type guessed from
+     * the file's path as Python's mimetypes does (a .gz suffix is the encoding, not the type), and gzip
+     * for gzip content. The bytes are the object's, unchanged.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "report.json|/v0/archive/files/{id}/data|application/json|",
+            "report.json.gz|/v0/archive/files/{id}/data|application/json|gzip",
+            "app.log.gz|/v0/archive/files/{id}/data|text/plain|gzip",
+            "app.log.gz|/v0/archive/latest/app/web-1/data|text/plain|gzip",
+            "web1-new.log|/v0/archive/files/{id}/data|text/plain|"})
+    void theRedirectIsAnsweredWithTheTypeOfThePathAndGzipEncoding(String name, String route, String type,
+            String encoding) throws Exception {
+        HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+        HttpResponse<byte[]> redirect = http.send(HttpRequest.newBuilder(URI.create(server.url()
+                + route.replace("{id}", ids.get(name)))).build(), HttpResponse.BodyHandlers.ofByteArray());
+        String location = redirect.headers().firstValue("location").orElseThrow();
+        HttpResponse<byte[]> content = http.send(HttpRequest.newBuilder(URI.create(location)).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+
+        assertEquals(302, redirect.statusCode());
+        assertTrue(location.contains("response-content-type=" + type.replace("/", "%2F")), location);
+        assertEquals(200, content.statusCode());
+        assertEquals(type, content.headers().firstValue("content-type").orElse(null));
+        assertEquals(Optional.ofNullable(encoding), content.headers().firstValue("content-encoding"));
+        assertArrayEquals(Files.readAllBytes(work.resolve(name)), content.body());
+    }
+
+    private static byte[] gzip(byte[] content) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (GZIPOutputStream out = new GZIPOutputStream(bytes)) {
+            out.write(content);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
     }
 }

@@ -1,17 +1,28 @@
 package datalake.query;
 
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Objects by bucket and key with their user metadata; links are recognisable fake presigned URLs. */
+/**
+ * Objects by bucket and key with their user metadata and content; links are recognisable fake presigned
+ * URLs that carry the response headers asked for.
+ */
 final class FakeObjectStore implements ObjectStore {
     private final Map<String, Map<String, String>> objects = new ConcurrentHashMap<>();
+    private final Map<String, byte[]> contents = new ConcurrentHashMap<>();
 
     FakeObjectStore put(String bucket, String key, Map<String, String> userMetadata) {
+        return put(bucket, key, userMetadata, "content of " + key);
+    }
+
+    FakeObjectStore put(String bucket, String key, Map<String, String> userMetadata, String content) {
         objects.put(bucket + "/" + key, userMetadata);
+        contents.put(bucket + "/" + key, content.getBytes(StandardCharsets.UTF_8));
         return this;
     }
 
@@ -21,7 +32,16 @@ final class FakeObjectStore implements ObjectStore {
     }
 
     @Override
-    public URI presignedGet(String bucket, String key, Duration validity) {
-        return URI.create("https://" + bucket + ".s3.example/" + key + "?X-Amz-Expires=" + validity.toSeconds());
+    public Optional<ObjectStart> start(String bucket, String key, int length) {
+        byte[] content = contents.get(bucket + "/" + key);
+        return userMetadata(bucket, key).map(metadata -> new ObjectStart(metadata,
+                Arrays.copyOf(content, Math.min(length, content.length))));
+    }
+
+    @Override
+    public URI presignedGet(String bucket, String key, Duration validity, ContentHeaders headers) {
+        return URI.create("https://" + bucket + ".s3.example/" + key + "?X-Amz-Expires=" + validity.toSeconds()
+                + "&response-content-type=" + Links.encode(headers.type())
+                + (headers.encoding() == null ? "" : "&response-content-encoding=" + headers.encoding()));
     }
 }

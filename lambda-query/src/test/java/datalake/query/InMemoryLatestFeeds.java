@@ -1,5 +1,6 @@
 package datalake.query;
 
+import datalake.dynamodb.StoredRecord;
 import datalake.records.Record;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,11 +13,11 @@ import java.util.Map;
  * {@code lastKey} set whenever the call stopped at its limit.
  */
 final class InMemoryLatestFeeds implements LatestFeeds {
-    private final Map<String, Record> entries = new LinkedHashMap<>();
+    private final Map<String, StoredRecord> entries = new LinkedHashMap<>();
     int scans;
 
     InMemoryLatestFeeds put(Record record) {
-        entries.put(record.whatWhereKey().toString(), record);
+        entries.put(record.whatWhereKey().toString(), TestFiles.storedLatest(record));
         return this;
     }
 
@@ -29,7 +30,7 @@ final class InMemoryLatestFeeds implements LatestFeeds {
             throw new IllegalArgumentException("ExclusiveStartKey is not a key of the table: " + after);
         }
         int to = Math.min(keys.size(), from + limit);
-        List<Record> records = new ArrayList<>();
+        List<StoredRecord> records = new ArrayList<>();
         for (String key : keys.subList(from, to)) {
             if (what == null || key.startsWith(what + ":")) {
                 records.add(entries.get(key));

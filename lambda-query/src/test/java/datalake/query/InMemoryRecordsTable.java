@@ -1,5 +1,6 @@
 package datalake.query;
 
+import datalake.dynamodb.StoredRecord;
 import datalake.records.Record;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -17,8 +18,8 @@ import java.util.function.Consumer;
  * {@link #reads} count what DynamoDB would have read and charged.
  */
 final class InMemoryRecordsTable implements RecordsTable {
-    private final Map<String, TreeMap<String, Record>> table = new ConcurrentHashMap<>();
-    private final Map<String, TreeMap<String, List<Record>>> workIdIndex = new ConcurrentHashMap<>();
+    private final Map<String, TreeMap<String, StoredRecord>> table = new ConcurrentHashMap<>();
+    private final Map<String, TreeMap<String, List<StoredRecord>>> workIdIndex = new ConcurrentHashMap<>();
     private volatile Consumer<Long> onRead = bucket -> { };
     private final AtomicLong itemsRead = new AtomicLong();
     private final AtomicLong reads = new AtomicLong();
@@ -26,11 +27,12 @@ final class InMemoryRecordsTable implements RecordsTable {
     InMemoryRecordsTable put(Collection<Record> records) {
         for (Record record : records) {
             String rangeKey = record.rangeKey().toString();
-            table.computeIfAbsent(record.timeIndexKey().toString(), k -> new TreeMap<>()).put(rangeKey, record);
-            List<Record> sameKey = workIdIndex.computeIfAbsent(record.workIdIndexKey().toString(), k -> new TreeMap<>())
-                    .computeIfAbsent(rangeKey, k -> new ArrayList<>());
+            StoredRecord stored = TestFiles.stored(record);
+            table.computeIfAbsent(record.timeIndexKey().toString(), k -> new TreeMap<>()).put(rangeKey, stored);
+            List<StoredRecord> sameKey = workIdIndex.computeIfAbsent(record.workIdIndexKey().toString(),
+                    k -> new TreeMap<>()).computeIfAbsent(rangeKey, k -> new ArrayList<>());
             sameKey.removeIf(r -> r.bucket() == record.bucket());
-            sameKey.add(record);
+            sameKey.add(stored);
         }
         return this;
     }
@@ -52,14 +54,14 @@ final class InMemoryRecordsTable implements RecordsTable {
     @Override
     public Slice queryBucket(long bucket, String what, String rangePrefix, String after, int limit) {
         onRead.accept(bucket);
-        TreeMap<String, Record> items = table.getOrDefault(bucket + ":" + what, new TreeMap<>());
+        TreeMap<String, StoredRecord> items = table.getOrDefault(bucket + ":" + what, new TreeMap<>());
         return counted(slice(new ArrayList<>(items.entrySet()), rangePrefix, after, limit));
     }
 
     @Override
     public Slice queryWorkId(String workId, String what, String rangePrefix, String after, int limit) {
         onRead.accept(-1L);
-        List<Map.Entry<String, Record>> flat = new ArrayList<>();
+        List<Map.Entry<String, StoredRecord>> flat = new ArrayList<>();
         workIdIndex.getOrDefault(workId + ":" + what, new TreeMap<>()).forEach((key, records) ->
                 records.forEach(r -> flat.add(Map.entry(key, r))));
         return counted(slice(flat, rangePrefix, after, limit));
@@ -72,16 +74,16 @@ final class InMemoryRecordsTable implements RecordsTable {
     }
 
     /** What DynamoDbRecordsTable does: begins_with without a position, "> after" and a prefix stop with one. */
-    private static Slice slice(List<Map.Entry<String, Record>> ordered, String prefix, String after, int limit) {
-        List<Map.Entry<String, Record>> candidates = ordered.stream()
+    private static Slice slice(List<Map.Entry<String, StoredRecord>> ordered, String prefix, String after, int limit) {
+        List<Map.Entry<String, StoredRecord>> candidates = ordered.stream()
                 .filter(e -> after != null ? e.getKey().compareTo(after) > 0 : prefix == null || e.getKey().startsWith(prefix))
                 .toList();
-        List<Record> records = new ArrayList<>();
+        List<StoredRecord> records = new ArrayList<>();
         int read = Math.min(limit, candidates.size());
         // Like DynamoDB, a full slice has a last key even when nothing follows it.
         String lastKey = candidates.size() >= limit ? candidates.get(limit - 1).getKey() : null;
         for (int i = 0; i < read; i++) {
-            Map.Entry<String, Record> e = candidates.get(i);
+            Map.Entry<String, StoredRecord> e = candidates.get(i);
             if (prefix != null && !e.getKey().startsWith(prefix)) {
                 lastKey = null;
                 break;

@@ -5,7 +5,7 @@ import static datalake.query.TestFiles.file;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import datalake.records.Record;
+import datalake.dynamodb.StoredRecord;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -28,7 +28,7 @@ class LatestFinderTest {
     }
 
     private Optional<String> latestId(LatestTable table, int lookback) {
-        return new LatestFinder(records, table, executor, CLOCK).find("w", "h", lookback).map(r -> r.metadata().id());
+        return new LatestFinder(records, table, executor, CLOCK).find("w", "h", lookback).map(StoredRecord::id);
     }
 
     @Test
@@ -67,17 +67,31 @@ class LatestFinderTest {
     }
 
     @Test
-    void theLatestTableAnswersWithinTheLookbackAndTheScanOtherwise() {
-        Record inTable = TestFiles.records(file("from-table", "w", "h", NOW - DAY, null)).get(0);
+    void theLatestTableAnswersWhateverItsAgeAndTheScanWithoutAnEntry() {
+        StoredRecord inTable = TestFiles.stored(file("from-table", "w", "h", NOW - DAY, null)).get(0);
         records.put(TestFiles.records(file("scanned", "w", "h", NOW - 3 * DAY, null)));
         LatestTable table = (what, where) -> what.equals("w") && where.equals("h") ? Optional.of(inTable) : Optional.empty();
         LatestTable empty = (what, where) -> Optional.empty();
-        LatestTable stale = (what, where) -> Optional.of(TestFiles.records(file("stale", "w", "h", NOW - 30 * DAY, null)).get(0));
+        LatestTable old = (what, where) -> Optional.of(TestFiles.stored(file("old", "w", "h", NOW - 30 * DAY, null)).get(0));
 
         assertEquals(Optional.of("from-table"), latestId(table, 14));
         assertEquals(Optional.of("scanned"), latestId(empty, 14), "a missing entry falls back to the scan");
-        assertEquals(Optional.of("scanned"), latestId(stale, 14), "an entry older than the lookback too");
-        assertEquals(Optional.of("stale"), latestId(stale, 30));
+        assertEquals(Optional.of("old"), latestId(old, 14), "lookback bounds only the scan");
+        assertEquals(Optional.of("old"), latestId(old, 0));
+    }
+
+    @Test
+    void anEntryMoreThanADayAheadIsIgnoredForTheScanWhichIgnoresSuchFilesToo() {
+        // given an entry and a file starting 25 hours ahead (tomorrow's bucket), and files 23 hours ahead and past
+        StoredRecord future = TestFiles.stored(file("future", "w", "h", NOW + DAY + 3_600_000, null)).get(0);
+        records.put(TestFiles.records(file("future", "w", "h", NOW + DAY + 3_600_000, null)));
+        records.put(TestFiles.records(file("soon", "w", "h", NOW + DAY - 3_600_000, null)));
+        records.put(TestFiles.records(file("past", "w", "h", NOW - DAY, null)));
+        LatestTable table = (what, where) -> Optional.of(future);
+
+        // then the latest is the file within 24 hours ahead, found in tomorrow's bucket, with or without the table
+        assertEquals(Optional.of("soon"), latestId(table, 14));
+        assertEquals(Optional.of("soon"), latestId(null, 14));
     }
 
     @Test

@@ -189,7 +189,8 @@ class QueryApiTest {
         APIGatewayV2HTTPResponse response = api.handle(get("/v0/archive/files/abc/data", ""));
 
         assertEquals(302, response.getStatusCode());
-        assertEquals("https://lake.s3.example/abc/data?X-Amz-Expires=900", response.getHeaders().get("location"));
+        assertEquals("https://lake.s3.example/abc/data?X-Amz-Expires=900&response-content-type=text%2Fplain",
+                response.getHeaders().get("location"));
     }
 
     @Test
@@ -210,6 +211,7 @@ class QueryApiTest {
     void latestAnswersTheRecordAndItsDataRedirects() {
         table.put(TestFiles.records(file("old", "syslog", "web", NOW - 3 * DAY, null)));
         table.put(TestFiles.records(file("new", "syslog", "web", NOW - DAY, null)));
+        store.put("bucket", "new/data", Map.of());
 
         APIGatewayV2HTTPResponse latest = api.handle(get("/v0/archive/latest/syslog/web", ""));
         APIGatewayV2HTTPResponse data = api.handle(get("/v0/archive/latest/syslog/web/data", "lookback=2"));
@@ -218,7 +220,8 @@ class QueryApiTest {
         assertEquals("new", body(latest).path("metadata").path("id").asText());
         assertEquals(HOST + "/v0/archive/files/new/data", body(latest).path("http_url").asText());
         assertEquals(302, data.getStatusCode());
-        assertEquals("https://bucket.s3.example/new/data?X-Amz-Expires=900", data.getHeaders().get("location"));
+        assertEquals("https://bucket.s3.example/new/data?X-Amz-Expires=900&response-content-type=text%2Fplain",
+                data.getHeaders().get("location"));
     }
 
     @Test

@@ -20,10 +20,11 @@ class QueryConfigTest {
                 "AWS_ENDPOINT_URL", "http://127.0.0.1:5000",
                 "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:8000",
                 "DATALAKE_S3_PATH_STYLE", "true",
-                "DATALAKE_HTTP_URL", "https://datalake.example.com/"));
+                "DATALAKE_HTTP_URL", "https://datalake.example.com/",
+                "AWS_LAMBDA_FUNCTION_NAME", "datalake-query"));
 
-        assertEquals(new QueryConfig("records", "latest", "lake", "eu-west-1", true, "https://datalake.example.com"),
-                config);
+        assertEquals(new QueryConfig("records", "latest", "lake", "eu-west-1", true, "https://datalake.example.com",
+                "datalake-query"), config);
         assertEquals("s3://lake", config.storageUrl());
     }
 
@@ -35,6 +36,7 @@ class QueryConfigTest {
         assertNull(config.latestTable());
         assertEquals(false, config.s3PathStyle());
         assertNull(config.httpUrl());
+        assertEquals("lambda-query", config.functionName());
     }
 
     @Test

@@ -4,9 +4,11 @@ import datalake.dynamodb.RecordItems;
 import datalake.emulators.Emulators;
 import datalake.emulators.ResourceNames;
 import datalake.emulators.TableSchemas;
+import datalake.lambda.JsonLog;
 import datalake.records.Metadata;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +60,15 @@ final class QueryHarness {
 
     QueryHandler handler(QueryConfig config) {
         return new QueryHandler(config, dynamoDb, aws.s3(), presigner());
+    }
+
+    /**
+     * The handler as {@link #handler(boolean)} builds it, but with its log (where it reports items it
+     * cannot read, and their metric) and its clock (now, for latest) given.
+     */
+    QueryHandler handler(boolean withLatestTable, JsonLog log, Clock clock) {
+        return new QueryHandler(QueryApi.forAws(config(withLatestTable),
+                new QueryClients(dynamoDb, aws.s3(), presigner()), log, clock));
     }
 
     /** A presigner for moto: path style, its endpoint, the local credentials. */

@@ -118,7 +118,7 @@ class QueryIT {
         List<String> got = allIds("what=syslog&where=web-1&start=" + s + "&end=" + e, new ArrayList<>());
 
         Set<String> want = expected(m -> m.what().equals("syslog") && m.where().equals("web-1")
-                && Intersection.intersects(m, s, e));
+                && TestFiles.intersects(m, s, e));
         assertTrue(want.size() > 10, "a meaningful sample: " + want.size());
         assertExactlyOnce(want, got);
     }
@@ -130,7 +130,7 @@ class QueryIT {
 
         List<String> got = allIds("what=syslog&start=" + s + "&end=" + e, new ArrayList<>());
 
-        Set<String> want = expected(m -> m.what().equals("syslog") && Intersection.intersects(m, s, e));
+        Set<String> want = expected(m -> m.what().equals("syslog") && TestFiles.intersects(m, s, e));
         assertTrue(want.size() > 100, "more than a page: " + want.size());
         assertExactlyOnce(want, got);
     }
@@ -167,7 +167,7 @@ class QueryIT {
         assertTrue(got.containsAll(Set.of("edge-instant-start", "edge-instant-end")));
         assertTrue(!justInside.contains("edge-instant-start") && !justInside.contains("edge-instant-end"));
         assertEquals(expected(m -> m.what().equals("syslog") && m.where().equals("web-1")
-                && Intersection.intersects(m, s + 1, e - 1)), justInside);
+                && TestFiles.intersects(m, s + 1, e - 1)), justInside);
     }
 
     @Test
@@ -195,7 +195,7 @@ class QueryIT {
 
         List<String> got = allIds("what=syslog&start=" + s + "&end=" + e, new ArrayList<>());
 
-        assertExactlyOnce(expected(m -> m.what().equals("syslog") && Intersection.intersects(m, s, e)), got);
+        assertExactlyOnce(expected(m -> m.what().equals("syslog") && TestFiles.intersects(m, s, e)), got);
     }
 
     @Test

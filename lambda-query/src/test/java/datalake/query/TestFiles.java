@@ -1,5 +1,7 @@
 package datalake.query;
 
+import datalake.dynamodb.RecordItems;
+import datalake.dynamodb.StoredRecord;
 import datalake.records.Metadata;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
@@ -38,5 +40,25 @@ final class TestFiles {
         List<Record> all = new ArrayList<>();
         files.forEach(m -> all.addAll(records(m)));
         return all;
+    }
+
+    /** A record as the query reads it back from its item. */
+    static StoredRecord stored(Record record) {
+        return StoredRecord.fromItem(RecordItems.toItem(record));
+    }
+
+    /** A latest-table entry as the query reads it back from its item. */
+    static StoredRecord storedLatest(Record record) {
+        return StoredRecord.fromItem(RecordItems.toLatestItem(record));
+    }
+
+    /** The records of a file as the query reads them back. */
+    static List<StoredRecord> stored(Metadata m) {
+        return records(m).stream().map(TestFiles::stored).toList();
+    }
+
+    /** The test's own statement of a match: [start, end] (an instant: start) meets [s, e], both inclusive. */
+    static boolean intersects(Metadata m, long s, long e) {
+        return m.start() <= e && m.endOrStart() >= s;
     }
 }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import datalake.records.Metadata;
-import datalake.records.Record;
+import datalake.dynamodb.StoredRecord;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -71,14 +71,14 @@ class TimeQueryPagerPropertiesTest {
         do {
             Page page = pager.page(query, cursor == null ? null : CursorCodec.decode(query, CursorCodec.encode(query, cursor)));
             assertTrue(page.records().size() <= limits.pageSize(), "a page holds at most pageSize records");
-            page.records().stream().map(Record::metadata).map(Metadata::id).forEach(got::add);
+            page.records().stream().map(StoredRecord::id).forEach(got::add);
             cursor = page.next();
             pages++;
         } while (cursor != null && pages < 100_000);
 
         Set<String> expected = new HashSet<>();
         for (Metadata file : files) {
-            if (Intersection.intersects(file, start, end) && (query.where() == null || query.where().equals(file.where()))) {
+            if (TestFiles.intersects(file, start, end) && (query.where() == null || query.where().equals(file.where()))) {
                 expected.add(file.id());
             }
         }

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import datalake.records.Metadata;
-import datalake.records.Record;
+import datalake.dynamodb.StoredRecord;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -41,8 +41,8 @@ class TimeQueryPagerTest {
     }
 
     /** Follows next cursors to the end, as the datalake client does, and returns every record of every page. */
-    private static List<Record> all(TimeQueryPager pager, FilesQuery.ByTime query, List<Integer> pageSizes) {
-        List<Record> all = new ArrayList<>();
+    private static List<StoredRecord> all(TimeQueryPager pager, FilesQuery.ByTime query, List<Integer> pageSizes) {
+        List<StoredRecord> all = new ArrayList<>();
         Cursor cursor = null;
         do {
             // Through the codec, as a real next URL would carry it.
@@ -66,8 +66,8 @@ class TimeQueryPagerTest {
         table.put(TestFiles.records(files));
     }
 
-    private static List<String> ids(List<Record> records) {
-        return records.stream().map(r -> r.metadata().id()).toList();
+    private static List<String> ids(List<StoredRecord> records) {
+        return records.stream().map(StoredRecord::id).toList();
     }
 
     @Test
@@ -122,7 +122,7 @@ class TimeQueryPagerTest {
 
         // then each matching file came once, and nothing else
         Set<String> expected = new HashSet<>();
-        files.stream().filter(m -> Intersection.intersects(m, qs, qe)).forEach(m -> expected.add(m.id()));
+        files.stream().filter(m -> TestFiles.intersects(m, qs, qe)).forEach(m -> expected.add(m.id()));
         assertEquals(expected.size(), got.size(), "no duplicates");
         assertEquals(expected, new HashSet<>(got));
         assertTrue(pageSizes.stream().allMatch(n -> n <= 7));
@@ -142,8 +142,8 @@ class TimeQueryPagerTest {
         // no read asks for fewer): 769 items in 40 reads, where a page from every bucket would be
         // 30 x 101 = 3,030 items
         assertEquals(100, page.records().size());
-        assertEquals("d00-000", page.records().get(0).metadata().id());
-        assertEquals("d00-099", page.records().get(99).metadata().id());
+        assertEquals("d00-000", page.records().get(0).id());
+        assertEquals("d00-099", page.records().get(99).id());
         assertEquals(300 + 91 + 81 + 71 + 61 + 51 + 41 + 31 + 21 + 11 + 10, table.itemsRead());
         assertEquals(30 + 10, table.reads());
     }

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import datalake.records.Metadata;
-import datalake.records.Record;
+import datalake.dynamodb.StoredRecord;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,7 +20,7 @@ class WorkIdQueryPagerTest {
         Cursor cursor = null;
         do {
             Page page = pager.page(query, cursor == null ? null : CursorCodec.decode(query, CursorCodec.encode(query, cursor)));
-            page.records().forEach(r -> ids.add(r.metadata().id()));
+            page.records().forEach(r -> ids.add(r.id()));
             cursor = page.next();
         } while (cursor != null);
         return ids;
@@ -69,7 +69,7 @@ class WorkIdQueryPagerTest {
     void nothingMatchingIsAnEmptyLastPage() {
         Page page = new WorkIdQueryPager(table, 100, 101).page(new FilesQuery.ByWorkId("w", null, "none"), null);
 
-        assertEquals(List.<Record>of(), page.records());
+        assertEquals(List.<StoredRecord>of(), page.records());
         assertNull(page.next());
     }
 }

@@ -96,10 +96,15 @@ final class PythonTools {
     /** A running {@code datalake-explore}; {@link #close()} stops it. */
     record Explorer(Process process, String url) implements AutoCloseable {
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             process.destroy();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            try {
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
                 process.destroyForcibly();
+                Thread.currentThread().interrupt();
             }
         }
     }

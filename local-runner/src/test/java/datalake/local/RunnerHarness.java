@@ -156,12 +156,18 @@ final class RunnerHarness implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         // SIGTERM, as Ctrl-C or a service manager would; through the handle, because Process.destroy()
         // also closes our end of its output, and the runner's last words would be lost.
         runner.toHandle().destroy();
-        assertTrue(runner.waitFor(30, TimeUnit.SECONDS), "the runner stops within 30 s of SIGTERM");
-        reader.join(5000);
+        try {
+            assertTrue(runner.waitFor(30, TimeUnit.SECONDS), "the runner stops within 30 s of SIGTERM");
+            reader.join(5000);
+        } catch (InterruptedException e) {
+            runner.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while the runner stopped", e);
+        }
         List<String> output = lines();
         try {
             Files.write(Path.of("target", name + ".log"), output);
