@@ -3,16 +3,25 @@ package datalake.ingester;
 import datalake.dynamodb.RecordItems;
 import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 
 /**
  * {@link LatestTable} on DynamoDB: a conditional PutItem, so that concurrent ingesters converge on the
  * newest file whatever the order of their writes (docs/DESIGN.md, "Decisions, and why").
  */
 public record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements LatestTable {
+    /** BatchGetItem's limit of keys per call. */
+    static final int MAX_BATCH_GET = 100;
     /** An older file never replaces a newer one: greater start wins, then greater create_time. */
     static final String CONDITION = "attribute_not_exists(#key) OR #metadata.#start < :start"
             + " OR (#metadata.#start = :start AND #create_time < :create_time)";
@@ -59,6 +68,35 @@ public record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implement
             // An entry of another writer (the Python datalake's may lack a size): not one we replace.
             return null;
         }
+    }
+
+    /**
+     * Consistent BatchGetItem, 100 keys a call; keys DynamoDB leaves unprocessed are left out of the
+     * answer, not read again: they only cost an offer.
+     */
+    @Override
+    public Map<WhatWhereKey, Record> current(Collection<WhatWhereKey> keys) {
+        Map<String, WhatWhereKey> byText = new LinkedHashMap<>();
+        keys.forEach(key -> byText.put(key.toString(), key));
+        List<String> texts = new ArrayList<>(byText.keySet());
+        Map<WhatWhereKey, Record> entries = new HashMap<>();
+        for (int from = 0; from < texts.size(); from += MAX_BATCH_GET) {
+            List<Map<String, AttributeValue>> itemKeys = new ArrayList<>();
+            for (String text : texts.subList(from, Math.min(texts.size(), from + MAX_BATCH_GET))) {
+                itemKeys.add(Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS(text)));
+            }
+            KeysAndAttributes read = KeysAndAttributes.builder().keys(itemKeys).consistentRead(true).build();
+            BatchGetItemResponse response = dynamoDb.batchGetItem(r -> r.requestItems(Map.of(table, read)));
+            for (Map<String, AttributeValue> item : response.responses().getOrDefault(table, List.of())) {
+                WhatWhereKey key = byText.get(item.get(RecordItems.WHAT_WHERE_KEY).s());
+                try {
+                    entries.put(key, RecordItems.fromItem(item));
+                } catch (IllegalArgumentException notOurs) {
+                    // Another writer's entry: unknown, so the offer is made and the table decides.
+                }
+            }
+        }
+        return entries;
     }
 
     @Override

@@ -2,6 +2,8 @@ package datalake.ingester;
 
 import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
+import java.util.Collection;
+import java.util.Map;
 
 /**
  * The optional latest table ({@code DATALAKE_LATEST_TABLE}): the newest file of each WHAT and WHERE.
@@ -18,6 +20,13 @@ public interface LatestTable {
 
     /** The entry of what:where (strongly consistent), or null when there is none or it is not a record this code reads. */
     Record current(WhatWhereKey key);
+
+    /**
+     * The entries of several what:wheres in one strongly consistent read. A key is absent from the answer
+     * when it has no entry, when its entry is not a record this code reads, or when the table did not
+     * answer for it: whoever asks must treat absent as "unknown".
+     */
+    Map<WhatWhereKey, Record> current(Collection<WhatWhereKey> keys);
 
     /**
      * Replaces the entry of {@code expected}'s what:where if it still is {@code expected} (same url,

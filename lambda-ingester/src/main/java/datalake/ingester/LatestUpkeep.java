@@ -2,6 +2,7 @@ package datalake.ingester;
 
 import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.ObjectEntry.State;
+import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
 import java.time.Clock;
@@ -25,6 +26,8 @@ final class LatestUpkeep {
     private final RecordFactory factory;
     private final Concurrency concurrency;
     private final Clock clock;
+    /** Per sandbox: which offers deserve a read first. */
+    private final LatestHints hints = new LatestHints();
 
     LatestUpkeep(LatestTable latest, RecordsTable records, RecordFactory factory, Concurrency concurrency, Clock clock) {
         this.latest = latest;
@@ -49,10 +52,48 @@ final class LatestUpkeep {
             newest.merge(candidate.whatWhereKey().toString(), object,
                     (kept, next) -> kept.records.get(0).isNewerThan(candidate) ? kept : next);
         }
-        concurrency.each(new ArrayList<>(newest.values()), o -> {
-            o.latestTaken = latest.offer(o.records.get(0));
+        List<BatchObject> offers = withoutCertainLosers(new ArrayList<>(newest.values()));
+        concurrency.each(offers, o -> {
+            Record candidate = o.records.get(0);
+            o.latestTaken = latest.offer(candidate);
+            hints.offered(candidate, o.latestTaken);
             o.finishedAt = clock.millis();
         }, (o, f) -> o.fail(f));
+    }
+
+    /**
+     * The offers less those a consistent read proves cannot win: a file older than its entry (files
+     * arriving out of order, a backfill) would only fail its condition, still paying a write unit. Only
+     * offers that the hints expect to lose are read, in one call; whatever the read does not settle is
+     * offered. Sound under concurrent removals: our records are written before this read, so an entry
+     * recomputed after it finds our file in the day buckets.
+     */
+    private List<BatchObject> withoutCertainLosers(List<BatchObject> offers) {
+        Map<WhatWhereKey, BatchObject> doubtful = new LinkedHashMap<>();
+        for (BatchObject o : offers) {
+            if (!hints.mayWin(o.records.get(0))) {
+                doubtful.put(o.records.get(0).whatWhereKey(), o);
+            }
+        }
+        if (doubtful.isEmpty()) {
+            return offers;
+        }
+        Map<WhatWhereKey, Record> entries;
+        try {
+            entries = latest.current(doubtful.keySet());
+        } catch (RuntimeException e) {
+            return offers; // the offers themselves will meet whatever went wrong, and be classified
+        }
+        List<BatchObject> left = new ArrayList<>(offers);
+        doubtful.forEach((key, o) -> {
+            Record entry = entries.get(key);
+            hints.is(key, entry);
+            if (entry != null && !o.records.get(0).isNewerThan(entry)) {
+                o.latestTaken = false;
+                left.remove(o);
+            }
+        });
+        return left;
     }
 
     /**
@@ -86,8 +127,8 @@ final class LatestUpkeep {
             }
             Record replacement = records.newest(current.metadata().what(), current.metadata().where(), newestBucket,
                     newestBucket - LOOKBACK_DAYS);
-            if (replacement == null || !sameFile(replacement, current)) {
-                latest.replace(current, replacement);
+            if ((replacement == null || !sameFile(replacement, current)) && latest.replace(current, replacement)) {
+                hints.is(current.whatWhereKey(), replacement);
             }
         }
         o.finishedAt = clock.millis();

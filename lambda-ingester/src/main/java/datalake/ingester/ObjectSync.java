@@ -31,7 +31,9 @@ import java.util.concurrent.ExecutorService;
  *   <li><b>Write</b> the records of the indexed objects, BatchWriteItem, no key twice.</li>
  *   <li><b>Remove</b> the stale keys that the current state has not, each deleted only while it holds
  *       this object's URL.</li>
- *   <li><b>Offer</b> the newest file of each what:where to the latest table.</li>
+ *   <li><b>Offer</b> the newest file of each what:where to the latest table (a conditional write), except
+ *       the files a consistent read of their entries, made for those the sandbox expects to lose, shows
+ *       to be older ({@link LatestUpkeep}).</li>
  *   <li><b>Check</b> (one consistent BatchGetItem) that each entry is still this commit. A later commit
  *       may have come between ours and our writes, so that a write of ours landed after its deletes:
  *       every key this handler touched is then aligned with the later entry (rewritten from it, or

@@ -235,6 +235,12 @@ class ConcurrentChangesIT {
                     }
 
                     @Override
+                    public Map<WhatWhereKey, Record> current(Collection<WhatWhereKey> keys) {
+                        pause(random, 15);
+                        return latest.current(keys);
+                    }
+
+                    @Override
                     public boolean replace(Record expected, Record replacement) {
                         pause(random, 15);
                         return latest.replace(expected, replacement);

@@ -4,11 +4,13 @@ import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.RecordKey;
 import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
-import java.util.Collection;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -79,10 +81,14 @@ final class Fakes {
         final Map<String, Record> table = new LinkedHashMap<>();
         final Map<String, Record> latest = new LinkedHashMap<>();
         final List<List<Record>> writes = new ArrayList<>();
+        /** The latest table's calls: each offer's record, and each read of several entries' keys. */
+        final List<Record> offers = new ArrayList<>();
+        final List<Set<WhatWhereKey>> latestReads = new ArrayList<>();
         final boolean keepsLatest;
         /** Decides the failure of each record written, or null to store it. */
         volatile Function<Record, Failure> writeFailure = r -> null;
         volatile RuntimeException latestError;
+        volatile RuntimeException latestReadError;
 
         Records(boolean keepsLatest) {
             this.keepsLatest = keepsLatest;
@@ -166,6 +172,22 @@ final class Fakes {
         }
 
         @Override
+        public synchronized Map<WhatWhereKey, Record> current(Collection<WhatWhereKey> keys) {
+            latestReads.add(new LinkedHashSet<>(keys));
+            if (latestReadError != null) {
+                throw latestReadError;
+            }
+            Map<WhatWhereKey, Record> entries = new HashMap<>();
+            for (WhatWhereKey key : keys) {
+                Record entry = latest.get(key.toString());
+                if (entry != null) {
+                    entries.put(key, entry);
+                }
+            }
+            return entries;
+        }
+
+        @Override
         public synchronized boolean replace(Record expected, Record replacement) {
             Record kept = latest.get(expected.whatWhereKey().toString());
             if (kept == null || !kept.url().equals(expected.url()) || kept.createTime() != expected.createTime()
@@ -213,6 +235,7 @@ final class Fakes {
 
         @Override
         public synchronized boolean offer(Record record) {
+            offers.add(record);
             if (latestError != null) {
                 throw latestError;
             }

@@ -1,0 +1,167 @@
+package datalake.ingester;
+
+import static datalake.ingester.TestFiles.DAY;
+import static datalake.ingester.TestFiles.START;
+import static datalake.ingester.TestFiles.metadata;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import datalake.dynamodb.RecordItems;
+import datalake.emulators.Deployment;
+import datalake.emulators.Emulators;
+import datalake.emulators.EmulatorsExtension;
+import datalake.emulators.TableSchemas;
+import datalake.records.Keys.WhatWhereKey;
+import datalake.records.MetadataParser;
+import datalake.records.Record;
+import datalake.records.RecordFactory;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+
+/**
+ * Offers to the latest table that cannot win are read, not written, against DynamoDB Local (its
+ * BatchGetItem and conditional PutItem) and moto: the calls are counted on the way by an SDK interceptor.
+ */
+@ExtendWith(EmulatorsExtension.class)
+class LatestOffersIT {
+    private static final Emulators AWS = Emulators.shared();
+    private final List<IngesterHarness> stacks = new ArrayList<>();
+    private final List<DynamoDbClient> clients = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        stacks.forEach(IngesterHarness::close);
+        clients.forEach(DynamoDbClient::close);
+    }
+
+    /** Counts the latest table's offers (PutItem) and reads (BatchGetItem) of one client. */
+    private static final class LatestCalls implements ExecutionInterceptor {
+        private final String table;
+        final AtomicInteger puts = new AtomicInteger();
+        final AtomicInteger reads = new AtomicInteger();
+
+        LatestCalls(String table) {
+            this.table = table;
+        }
+
+        @Override
+        public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+            if (context.request() instanceof PutItemRequest put && table.equals(put.tableName())) {
+                puts.incrementAndGet();
+            } else if (context.request() instanceof BatchGetItemRequest get && get.requestItems().containsKey(table)) {
+                reads.incrementAndGet();
+            }
+        }
+    }
+
+    private DynamoDbClient counted(LatestCalls calls) {
+        DynamoDbClient client = AWS.dynamoDbClients().build(DynamoDbClient.builder(), o -> o.addExecutionInterceptor(calls));
+        clients.add(client);
+        return client;
+    }
+
+    private IngesterHarness stack(String hint) {
+        IngesterHarness s = IngesterHarness.create(AWS, hint, Deployment.Options.defaults());
+        stacks.add(s);
+        return s;
+    }
+
+    private static void ingest(IngesterHarness s, IngesterHandler sandbox) {
+        assertEquals(Set.of(), s.handle(sandbox, s.receive(1)));
+    }
+
+    @Test
+    void aSandboxReadsTheEntryInsteadOfOfferingFilesOlderThanIt() {
+        // given one sandbox that ingested the newest file of a what:where
+        IngesterHarness s = stack("offers");
+        LatestCalls calls = new LatestCalls(s.deployment.names().latestTable());
+        IngesterHandler sandbox = s.handler(s.config(), counted(calls));
+        s.put("new.log", metadata("new", START + 2 * DAY, null));
+        ingest(s, sandbox);
+
+        // when two older files come, a batch each
+        s.put("old.log", metadata("old", START + DAY, null));
+        ingest(s, sandbox);
+        s.put("older.log", metadata("older", START, null));
+        ingest(s, sandbox);
+
+        // then one offer (the first), one read for each older file, and the newest is the latest
+        assertEquals(1, calls.puts.get());
+        assertEquals(2, calls.reads.get());
+        assertEquals("new", s.latest("syslog", "webserver02").metadata().id());
+        assertEquals(3, s.records().size());
+    }
+
+    @Test
+    void aRemovalByAnotherSandboxIsSeenByTheReadAndTheOlderFileBecomesTheLatest() {
+        // given sandbox A ingested the newest file
+        IngesterHarness s = stack("stale");
+        LatestCalls calls = new LatestCalls(s.deployment.names().latestTable());
+        IngesterHandler a = s.handler(s.config(), counted(calls));
+        s.put("new.log", metadata("new", START + DAY, null));
+        ingest(s, a);
+
+        // and sandbox B handled its deletion, so the latest table has no entry for it any more
+        s.delete("new.log");
+        ingest(s, s.handler());
+        assertNull(s.latest("syslog", "webserver02"));
+
+        // when A ingests an older file, which A's memory says cannot win
+        s.put("old.log", metadata("old", START, null));
+        ingest(s, a);
+
+        // then A read the entry, found none, offered the file, and it is the latest
+        assertEquals(1, calls.reads.get());
+        assertEquals(2, calls.puts.get());
+        assertEquals("old", s.latest("syslog", "webserver02").metadata().id());
+    }
+
+    @Test
+    void manyEntriesAreReadHundredAKeyCallAndForeignOrMissingOnesAreLeftOut() {
+        // given a latest table with 150 entries of ours and one of another writer (no size)
+        String table = "latest-" + UUID.randomUUID();
+        LatestCalls calls = new LatestCalls(table);
+        DynamoDbClient dynamoDb = counted(calls);
+        dynamoDb.createTable(TableSchemas.latestTable(table));
+        DynamoLatestTable latest = new DynamoLatestTable(dynamoDb, table);
+        RecordFactory factory = new RecordFactory();
+        List<WhatWhereKey> keys = new ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            Record record = factory.records(MetadataParser.parse(metadata("f" + i, START, null)
+                    .replace("webserver02", "host" + i)), "s3://b/f" + i, 1L, 1).get(0);
+            latest.offer(record);
+            keys.add(record.whatWhereKey());
+        }
+        Map<String, AttributeValue> foreign = new HashMap<>(RecordItems.toLatestItem(factory.records(
+                MetadataParser.parse(metadata("py", START, null).replace("webserver02", "python")), "s3://b/py", 1L, 1).get(0)));
+        foreign.remove(RecordItems.SIZE);
+        dynamoDb.putItem(r -> r.tableName(table).item(foreign));
+        keys.add(new WhatWhereKey("syslog", "python"));
+        keys.add(new WhatWhereKey("syslog", "nobody"));
+
+        // when all 152 are read
+        Map<WhatWhereKey, Record> entries = latest.current(keys);
+
+        // then in two calls, the 150 of ours each under its key, the foreign and the missing one absent
+        assertEquals(2, calls.reads.get());
+        assertEquals(150, entries.size());
+        for (int i = 0; i < 150; i++) {
+            assertEquals("f" + i, entries.get(keys.get(i)).metadata().id());
+        }
+    }
+}
