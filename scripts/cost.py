@@ -78,6 +78,8 @@ ASSUMPTIONS = {
     "record_item_kb": (0.5, "a record item: 307 B (the benchmark's files) to 526 B (long names), by DynamoDB's size rules on RecordItems.toItem: under 1 KB, so 1 WRU"),
     "gsi_writes_per_record": (1, "work-id-index projects ALL: each record write is one more GSI write"),
     "latest_offers_per_file": (1.0, "latest-table PutItems per file: one per what:where per batch; 1.0 when every file of a batch is a feed of its own (at most), 0.1 for one feed"),
+    "check_reads_per_file": (1, "the read-back of each commit: one consistent BatchGetItem a batch, 1 RRU per per-object item (under 4 KB)"),
+    "latest_reads_per_file": (0.0, "consistent reads of latest entries instead of offers a sandbox expects to lose (files out of order): lower latest_offers_per_file by as much"),
     "per_object_items_per_file": (1, "the per-object item of issue 13 (URL, id, record keys), one conditional write per file"),
     "per_object_item_kb": (0.25, "the per-object item's size"),
     "report_bytes": (600, "one status report (JSON) per message, 10 per PublishBatch"),
@@ -205,6 +207,9 @@ def main():
         ("DynamoDB writes", 1e6 * wru_per_file, "WRU", prices["ddb_wru"], "dynamodb",
          f"{wru_per_file:g} per file = {a['records_per_file']:g} record x ({wru_record} + {a['gsi_writes_per_record']:g} GSI)"
          f" + {a['latest_offers_per_file']:g} latest offer + {a['per_object_items_per_file']:g} per-object item"),
+        ("DynamoDB reads", 1e6 * (a["check_reads_per_file"] + a["latest_reads_per_file"]), "RRU", prices["ddb_rru"],
+         "dynamodb_units", f"{a['check_reads_per_file']:g} per-object item read back + {a['latest_reads_per_file']:g} latest entry"
+         " per file, strongly consistent, under 4 KB"),
         ("SNS upload notifications", 1e6, "publishes", prices["sns_request"], "sns", "S3 publishes 1 per file; delivery to SQS free"),
         ("SNS status reports", report_requests, "PublishBatch", prices["sns_request"], "sns",
          f"1 per batch ({a['files_per_batch']:g} reports of {a['report_bytes']:g} B, under 64 KB)"),
