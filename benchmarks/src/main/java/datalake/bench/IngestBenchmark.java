@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import datalake.dynamodb.ObjectItems;
 import datalake.dynamodb.RecordItems;
 import datalake.emulators.Deployment;
+import datalake.emulators.Emulators;
 import datalake.emulators.ResourceNames;
 import datalake.emulators.SqsLambdaPoller;
 import datalake.ingester.Ingester;
@@ -36,6 +37,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Select;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
@@ -91,9 +93,17 @@ public final class IngestBenchmark {
             env.put("DATALAKE_S3_PATH_STYLE", "true");
             env.put("AWS_LAMBDA_FUNCTION_NAME", "datalake-ingester");
             IngesterConfig config = IngesterConfig.fromEnvironment(env);
+            // The ingesters' own clients, as in Lambda, each call counted (the pollers' SQS calls are Lambda's).
+            CallCounts calls = new CallCounts();
+            S3Client ingesterS3 = Emulators.clientsFor(bench.moto.endpoint())
+                    .build(S3Client.builder().forcePathStyle(true), o -> o.addExecutionInterceptor(calls));
+            DynamoDbClient ingesterDynamo = Emulators.clientsFor(bench.dynamoEndpoint)
+                    .build(DynamoDbClient.builder(), o -> o.addExecutionInterceptor(calls));
+            SnsClient ingesterSns = Emulators.clientsFor(bench.moto.endpoint())
+                    .build(SnsClient.builder(), o -> o.addExecutionInterceptor(calls));
             List<Ingester> ingesters = new ArrayList<>();
             for (int i = 0; i < pollers; i++) {
-                ingesters.add(Ingester.forAws(config, new IngesterClients(s3, dynamo, bench.sns, sqs)).build());
+                ingesters.add(Ingester.forAws(config, new IngesterClients(ingesterS3, ingesterDynamo, ingesterSns, sqs)).build());
             }
             AtomicLong handlerCpu = new AtomicLong();
             AtomicLong pollerCpu = new AtomicLong();
@@ -168,6 +178,9 @@ public final class IngestBenchmark {
             }
             long headThreadsCpu = cpuOfThreads("ingester-");
             ingesters.forEach(Ingester::close);
+            ingesterS3.close();
+            ingesterDynamo.close();
+            ingesterSns.close();
             String deadLetters = sqs.getQueueAttributes(r -> r.queueUrl(stack.deadLetterQueueUrl())
                     .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES)).attributes()
                     .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES);
@@ -200,6 +213,8 @@ public final class IngestBenchmark {
                             + " other threads %.1f), moto %.1f, DynamoDB Local %.1f%n",
                     seconds, Runtime.getRuntime().availableProcessors(), jvm, handler, eventSourceMapping, watch, jit, gc,
                     jvm - handler - eventSourceMapping - watch - jit - gc, motoCpu, dynamoCpu);
+            out.printf(Locale.ROOT, "  the ingester's AWS calls per batch of 10 files: %.1f: %s%n",
+                    calls.total(files / 10.0), calls.per(files / 10.0));
             out.printf(Locale.ROOT, "  our CPU share (this JVM less the pollers' SQS calls and the table counts, of all three processes): %.0f%%"
                     + " (target < 30%%); %.2f ms of our CPU per file (handler threads %.2f, JIT %.2f, GC %.2f)%n",
                     100 * share, 1000 * ours / files, 1000 * handler / files, 1000 * jit / files, 1000 * gc / files);
@@ -210,13 +225,13 @@ public final class IngestBenchmark {
                                 + "\"ingest_cpu_s_pollers\":%s,\"ingest_cpu_s_moto\":%s,\"ingest_cpu_s_dynamodb_local\":%s,"
                                 + "\"ingest_cpu_share_ours_pct\":%s,\"ingest_cpu_ms_per_file_ours\":%s,"
                                 + "\"ingest_cpu_s_jit\":%s,\"ingest_cpu_s_gc\":%s,\"ingest_cpu_ms_per_file_handler\":%s,"
-                                + "\"ingest_cpu_s_watch\":%s,\"ingest_jvm_flags\":\"%s\"}",
+                                + "\"ingest_cpu_s_watch\":%s,\"ingest_aws_calls_per_batch\":%s,\"ingest_jvm_flags\":\"%s\"}",
                         files, pollers, backlog, BenchStats.number(seconds), BenchStats.number(files / seconds),
                         BenchStats.number(files / pushSeconds), BenchStats.number(jvm), BenchStats.number(handler),
                         BenchStats.number(eventSourceMapping), BenchStats.number(motoCpu), BenchStats.number(dynamoCpu),
                         BenchStats.number(100 * share), String.format(Locale.ROOT, "%.3f", 1000 * ours / files),
                         BenchStats.number(jit), BenchStats.number(gc), String.format(Locale.ROOT, "%.3f", 1000 * handler / files),
-                        BenchStats.number(watch), jvmFlags()));
+                        BenchStats.number(watch), BenchStats.number(calls.total(files / 10.0)), jvmFlags()));
             }
         }
         System.exit(0);
