@@ -153,11 +153,7 @@ class MetadataParserTest {
         "1e12               | 1000000000000",
     })
     void digitStringsAreNumbers(String text, long expected) {
-        ObjectNode node = syslogNode();
-        node.put("start", text);
-        node.remove("end");
-
-        assertEquals(expected, parse(node).start());
+        assertEquals(expected, startGivenAs(text));
     }
 
     @ParameterizedTest
@@ -171,11 +167,15 @@ class MetadataParserTest {
         ".5                 | 500",
     })
     void decimalStringsAreNumbers(String text, long expected) {
+        assertEquals(expected, startGivenAs(text));
+    }
+
+    /** The start parsed from the spec example with {@code text} as its start and no end. */
+    private long startGivenAs(String text) {
         ObjectNode node = syslogNode();
         node.put("start", text);
         node.remove("end");
-
-        assertEquals(expected, parse(node).start());
+        return parse(node).start();
     }
 
     @Test

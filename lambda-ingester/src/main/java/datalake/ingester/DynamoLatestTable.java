@@ -6,7 +6,7 @@ import datalake.records.Record;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -20,8 +20,6 @@ import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
  * newest file whatever the order of their writes (docs/DESIGN.md, "Decisions, and why").
  */
 public record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements LatestTable {
-    /** BatchGetItem's limit of keys per call. */
-    static final int MAX_BATCH_GET = 100;
     /** An older file never replaces a newer one: greater start wins, then greater create_time. */
     static final String CONDITION = "attribute_not_exists(#key) OR #metadata.#start < :start"
             + " OR (#metadata.#start = :start AND #create_time < :create_time)";
@@ -76,21 +74,19 @@ public record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implement
      */
     @Override
     public Map<WhatWhereKey, Record> current(Collection<WhatWhereKey> keys) {
-        Map<String, WhatWhereKey> byText = new LinkedHashMap<>();
-        keys.forEach(key -> byText.put(key.toString(), key));
-        List<String> texts = new ArrayList<>(byText.keySet());
+        List<WhatWhereKey> distinct = new ArrayList<>(new LinkedHashSet<>(keys));
         Map<WhatWhereKey, Record> entries = new HashMap<>();
-        for (int from = 0; from < texts.size(); from += MAX_BATCH_GET) {
+        for (int from = 0; from < distinct.size(); from += DynamoObjectIndex.MAX_BATCH_GET) {
             List<Map<String, AttributeValue>> itemKeys = new ArrayList<>();
-            for (String text : texts.subList(from, Math.min(texts.size(), from + MAX_BATCH_GET))) {
-                itemKeys.add(Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS(text)));
+            for (WhatWhereKey key : distinct.subList(from, Math.min(distinct.size(), from + DynamoObjectIndex.MAX_BATCH_GET))) {
+                itemKeys.add(Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS(key.toString())));
             }
             KeysAndAttributes read = KeysAndAttributes.builder().keys(itemKeys).consistentRead(true).build();
             BatchGetItemResponse response = dynamoDb.batchGetItem(r -> r.requestItems(Map.of(table, read)));
             for (Map<String, AttributeValue> item : response.responses().getOrDefault(table, List.of())) {
-                WhatWhereKey key = byText.get(item.get(RecordItems.WHAT_WHERE_KEY).s());
                 try {
-                    entries.put(key, RecordItems.fromItem(item));
+                    Record entry = RecordItems.fromItem(item);
+                    entries.put(entry.whatWhereKey(), entry);
                 } catch (IllegalArgumentException notOurs) {
                     // Another writer's entry: unknown, so the offer is made and the table decides.
                 }

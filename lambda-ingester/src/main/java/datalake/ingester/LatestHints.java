@@ -6,56 +6,41 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What this sandbox last learnt of each what:where's latest-table entry: the (start, create_time) of the
- * file the table held, or a lower bound of it (a file offered and refused). A hint never decides
- * anything: it only says which offers are likely to lose, so that {@link LatestUpkeep} reads those
- * entries first (one consistent read for the batch) instead of making writes that fail their condition,
- * each a write unit and an exception. A hint can be stale (another sandbox's removal moved the entry
- * back); the read corrects it.
+ * What this sandbox last learnt of each what:where's latest-table entry: the file the table held, or a
+ * lower bound of it (a file offered and refused). A hint never decides anything: it only says which
+ * offers are likely to lose, so that {@link LatestUpkeep} reads those entries first (one consistent read
+ * for the batch) instead of making writes that fail their condition, each a write unit and an exception.
+ * A hint can be stale (another sandbox's removal moved the entry back); the read corrects it.
  */
 final class LatestHints {
     /** What:wheres remembered; the least recently used is forgotten first. */
     static final int CAPACITY = 4096;
 
-    private record Order(long start, long createTime) {
-        static Order of(Record record) {
-            return new Order(record.metadata().start(), record.createTime());
-        }
-
-        boolean isNewerThan(Order other) {
-            return start != other.start ? start > other.start : createTime > other.createTime;
-        }
-    }
-
-    private final Map<String, Order> known = new LinkedHashMap<>(64, 0.75f, true) {
+    private final Map<WhatWhereKey, Record> known = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Order> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<WhatWhereKey, Record> eldest) {
             return size() > CAPACITY;
         }
     };
 
     /** Whether the candidate is newer than what is known of its entry (true when nothing is). */
     synchronized boolean mayWin(Record candidate) {
-        Order kept = known.get(candidate.whatWhereKey().toString());
-        return kept == null || Order.of(candidate).isNewerThan(kept);
+        Record kept = known.get(candidate.whatWhereKey());
+        return kept == null || candidate.isNewerThan(kept);
     }
 
-    /**
-     * The entry of what:where is {@code entry}, as just read or written (null: none, or unknown).
-     */
+    /** The entry of what:where is {@code entry}, as just read or written (null: none, or unknown). */
     synchronized void is(WhatWhereKey key, Record entry) {
         if (entry == null) {
-            known.remove(key.toString());
+            known.remove(key);
         } else {
-            known.put(key.toString(), Order.of(entry));
+            known.put(key, entry);
         }
     }
 
     /** The candidate was offered: it is the entry now, or the entry is at least as new. */
     synchronized void offered(Record candidate, boolean taken) {
-        Order offered = Order.of(candidate);
-        known.merge(candidate.whatWhereKey().toString(), offered,
-                (kept, now) -> taken || now.isNewerThan(kept) ? now : kept);
+        known.merge(candidate.whatWhereKey(), candidate, (kept, now) -> taken || now.isNewerThan(kept) ? now : kept);
     }
 
     synchronized int size() {

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
+import datalake.query.FileLayouts.FileSpec;
+import datalake.query.FileLayouts.Window;
 import datalake.records.Metadata;
 import java.net.URI;
 import java.time.Clock;
@@ -17,7 +19,6 @@ import java.util.List;
 import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -42,13 +43,6 @@ class NextLinkPropertiesTest {
             Clock.fixed(Instant.parse("2024-01-01T00:00:00Z"), ZoneOffset.UTC), limits)).toList();
     private static final List<String> WHERES = List.of("web", "db");
 
-    /** A file: its day after the anchor (0..11), its offset in the day, its length in days (-1: an instant). */
-    record FileSpec(int day, long offset, int days, int where) {
-    }
-
-    record Window(int firstDay, long firstOffset, int lastDay, long lastOffset) {
-    }
-
     @Property(tries = 250)
     void followingNextReturnsEveryMatchingFileOnce(
             @ForAll("anchorDays") int anchorDay,
@@ -58,16 +52,10 @@ class NextLinkPropertiesTest {
             @ForAll("where") String where) {
         // given files over a dozen days from the anchor (1965 to 1974)
         long anchor = anchorDay * DAY;
-        List<Metadata> files = new ArrayList<>();
-        for (int i = 0; i < specs.size(); i++) {
-            FileSpec spec = specs.get(i);
-            long start = anchor + spec.day() * DAY + spec.offset();
-            Long end = spec.days() < 0 ? null : start + spec.days() * DAY + spec.offset() / 2;
-            files.add(TestFiles.file(String.format("f%04d", i), "w", WHERES.get(spec.where()), start, end));
-        }
+        List<Metadata> files = FileLayouts.metadata(specs, anchor, WHERES);
         TABLE.use(new InMemoryRecordsTable().put(TestFiles.records(files)));
-        long start = anchor + window.firstDay() * DAY + window.firstOffset();
-        long end = Math.max(start, anchor + window.lastDay() * DAY + window.lastOffset());
+        long start = window.start(anchor);
+        long end = window.end(anchor);
         QueryApi api = APIS.get(limitsIndex);
         int pageSize = LIMITS.get(limitsIndex).pageSize();
 
@@ -91,12 +79,7 @@ class NextLinkPropertiesTest {
         }
 
         // then every file that meets [start, end] came, once
-        Set<String> expected = new HashSet<>();
-        for (Metadata file : files) {
-            if (TestFiles.intersects(file, start, end) && (where.isEmpty() || where.equals(file.where()))) {
-                expected.add(file.id());
-            }
-        }
+        Set<String> expected = FileLayouts.matching(files, start, end, where.isEmpty() ? null : where);
         assertEquals(expected.size(), got.size(), "as many files as match: none twice, none missing");
         assertEquals(expected, new HashSet<>(got));
     }
@@ -110,21 +93,12 @@ class NextLinkPropertiesTest {
 
     @Provide
     Arbitrary<List<FileSpec>> files() {
-        Arbitrary<FileSpec> file = Combinators.combine(
-                Arbitraries.integers().between(0, 11),
-                Arbitraries.longs().between(0, DAY - 1),
-                Arbitraries.integers().between(-1, 4),
-                Arbitraries.integers().between(0, WHERES.size() - 1)).as(FileSpec::new);
-        return file.list().ofMaxSize(60);
+        return FileLayouts.files(WHERES.size(), 60);
     }
 
     @Provide
     Arbitrary<Window> windows() {
-        return Combinators.combine(
-                Arbitraries.integers().between(0, 11),
-                Arbitraries.longs().between(0, DAY - 1),
-                Arbitraries.integers().between(0, 12),
-                Arbitraries.longs().between(0, DAY - 1)).as(Window::new);
+        return FileLayouts.windows();
     }
 
     @Provide

@@ -1,10 +1,11 @@
 package datalake.query;
 
-import static datalake.query.TestFiles.DAY;
 import static datalake.query.TestFiles.T0;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import datalake.query.FileLayouts.FileSpec;
+import datalake.query.FileLayouts.Window;
 import datalake.records.Metadata;
 import datalake.dynamodb.StoredRecord;
 import java.util.ArrayList;
@@ -39,29 +40,16 @@ class TimeQueryPagerPropertiesTest {
         EXECUTOR.shutdownNow();
     }
 
-    /** A file: its day (0..11), its offset in the day, its length in days (-1: an instant), its WHERE. */
-    record FileSpec(int day, long offset, int days, int where) {
-    }
-
-    record Window(int firstDay, long firstOffset, int lastDay, long lastOffset) {
-    }
-
     @Property(tries = 300)
     void everyMatchingFileComesExactlyOnce(
             @ForAll("files") List<FileSpec> specs,
             @ForAll("windows") Window window,
             @ForAll("limits") TimeQueryPager.Limits limits,
             @ForAll("where") String where) {
-        List<Metadata> files = new ArrayList<>();
-        for (int i = 0; i < specs.size(); i++) {
-            FileSpec spec = specs.get(i);
-            long start = T0 + spec.day() * DAY + spec.offset();
-            Long end = spec.days() < 0 ? null : start + spec.days() * DAY + spec.offset() / 2;
-            files.add(TestFiles.file(String.format("f%04d", i), "w", WHERES.get(spec.where()), start, end));
-        }
+        List<Metadata> files = FileLayouts.metadata(specs, T0, WHERES);
         InMemoryRecordsTable table = new InMemoryRecordsTable().put(TestFiles.records(files));
-        long start = T0 + window.firstDay() * DAY + window.firstOffset();
-        long end = Math.max(start, T0 + window.lastDay() * DAY + window.lastOffset());
+        long start = window.start(T0);
+        long end = window.end(T0);
         FilesQuery.ByTime query = new FilesQuery.ByTime("w", where.isEmpty() ? null : where, start, end);
         TimeQueryPager pager = new TimeQueryPager(table, EXECUTOR, limits);
 
@@ -76,33 +64,19 @@ class TimeQueryPagerPropertiesTest {
             pages++;
         } while (cursor != null && pages < 100_000);
 
-        Set<String> expected = new HashSet<>();
-        for (Metadata file : files) {
-            if (TestFiles.intersects(file, start, end) && (query.where() == null || query.where().equals(file.where()))) {
-                expected.add(file.id());
-            }
-        }
+        Set<String> expected = FileLayouts.matching(files, start, end, query.where());
         assertEquals(expected.size(), got.size(), "as many files as match: none twice, none missing");
         assertEquals(expected, new HashSet<>(got));
     }
 
     @Provide
     Arbitrary<List<FileSpec>> files() {
-        Arbitrary<FileSpec> file = Combinators.combine(
-                Arbitraries.integers().between(0, 11),
-                Arbitraries.longs().between(0, DAY - 1),
-                Arbitraries.integers().between(-1, 4),
-                Arbitraries.integers().between(0, WHERES.size() - 1)).as(FileSpec::new);
-        return file.list().ofMaxSize(250);
+        return FileLayouts.files(WHERES.size(), 250);
     }
 
     @Provide
     Arbitrary<Window> windows() {
-        return Combinators.combine(
-                Arbitraries.integers().between(0, 11),
-                Arbitraries.longs().between(0, DAY - 1),
-                Arbitraries.integers().between(0, 12),
-                Arbitraries.longs().between(0, DAY - 1)).as(Window::new);
+        return FileLayouts.windows();
     }
 
     @Provide
