@@ -145,19 +145,7 @@ public final class IngesterJvmBenchmark {
         System.setOut(new PrintStream(OutputStream.nullOutputStream()));
 
         SimulatedAws aws = new SimulatedAws(roundTrip);
-        SdkClientFactory factory = SdkClientFactory.of(aws,
-                StaticCredentialsProvider.create(AwsBasicCredentials.create("bench", "bench")), Region.US_EAST_1);
-        IngesterConfig config = IngesterConfig.fromEnvironment(Map.of(
-                "AWS_REGION", "us-east-1",
-                "AWS_LAMBDA_FUNCTION_NAME", "datalake-ingester",
-                "DATALAKE_DYNAMODB_TABLE", "datalake-records",
-                "DATALAKE_LATEST_TABLE", "datalake-latest",
-                "DATALAKE_REPORT_TOPIC_ARN", "arn:aws:sns:us-east-1:000000000000:datalake-reports",
-                "DATALAKE_DLQ_URL", "https://sqs.us-east-1.amazonaws.com/000000000000/datalake-ingest-dlq",
-                "DATALAKE_STORAGE_URL", "s3://datalake-bench"));
-        IngesterClients clients = new IngesterClients(factory.build(S3Client.builder()), factory.build(DynamoDbClient.builder()),
-                factory.build(SnsClient.builder()), factory.build(SqsClient.builder()));
-        IngesterHandler handler = new IngesterHandler(Ingester.forAws(config, clients).build());
+        IngesterHandler handler = handler(aws);
 
         long processStart = processCpuNanos();
         long n = 0;
@@ -194,8 +182,25 @@ public final class IngesterJvmBenchmark {
         System.exit(0);
     }
 
+    /** The handler as Lambda builds it, its SDK clients on the simulated AWS. */
+    static IngesterHandler handler(SimulatedAws aws) {
+        SdkClientFactory factory = SdkClientFactory.of(aws,
+                StaticCredentialsProvider.create(AwsBasicCredentials.create("bench", "bench")), Region.US_EAST_1);
+        IngesterConfig config = IngesterConfig.fromEnvironment(Map.of(
+                "AWS_REGION", "us-east-1",
+                "AWS_LAMBDA_FUNCTION_NAME", "datalake-ingester",
+                "DATALAKE_DYNAMODB_TABLE", "datalake-records",
+                "DATALAKE_LATEST_TABLE", "datalake-latest",
+                "DATALAKE_REPORT_TOPIC_ARN", "arn:aws:sns:us-east-1:000000000000:datalake-reports",
+                "DATALAKE_DLQ_URL", "https://sqs.us-east-1.amazonaws.com/000000000000/datalake-ingest-dlq",
+                "DATALAKE_STORAGE_URL", "s3://datalake-bench"));
+        IngesterClients clients = new IngesterClients(factory.build(S3Client.builder()), factory.build(DynamoDbClient.builder()),
+                factory.build(SnsClient.builder()), factory.build(SqsClient.builder()));
+        return new IngesterHandler(Ingester.forAws(config, clients).build());
+    }
+
     /** One batch of ten new files; returns the next file number. */
-    private static long invoke(IngesterHandler handler, long next) {
+    static long invoke(IngesterHandler handler, long next) {
         List<SQSEvent.SQSMessage> messages = new ArrayList<>(BATCH);
         for (int i = 0; i < BATCH; i++, next++) {
             SQSEvent.SQSMessage message = new SQSEvent.SQSMessage();

@@ -1,5 +1,9 @@
 package datalake.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -7,6 +11,8 @@ import java.io.UncheckedIOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -24,13 +30,21 @@ import software.amazon.awssdk.http.SdkHttpResponse;
  * whole pipeline (marshalling, signing, the HTTP client interface, unmarshalling, retries) and only the
  * wire and the service are replaced. HeadObject answers metadata of its own for every key (a file per
  * key, ten feeds, times in order), BatchWriteItem and PutItem succeed, PublishBatch reports every entry
- * published. So the CPU measured is the handler's and the SDK's, none of an emulator's.
+ * published. The per-object commits (UpdateItem) are kept until the ingester reads them back
+ * (BatchGetItem), which answers them and forgets them: every file here is new and committed once, so
+ * the simulation's memory stays flat over any number of batches. A key never committed is absent
+ * (BatchGetItem, GetItem). So the CPU measured is the handler's and the SDK's, none of an emulator's.
  */
 final class SimulatedAws implements SdkHttpClient {
     private static final Pattern KEY = Pattern.compile("/([^/]+)/data$");
     private static final Pattern ENTRY_ID = Pattern.compile("PublishBatchRequestEntries\\.member\\.\\d+\\.Id=([^&]+)");
+    /** A plain assignment of an UpdateItem's SET clause ({@code #a0 = :v0}); list_append and the like are skipped. */
+    private static final Pattern ASSIGNMENT = Pattern.compile("(#\\w+) = (:\\w+)(?=,|$| REMOVE)");
+    private static final ObjectMapper JSON = new ObjectMapper();
     private final Duration roundTrip;
     private final AtomicLong calls = new AtomicLong();
+    /** Committed per-object items by key (JSON objects compare by content), until read back. */
+    private final Map<JsonNode, ObjectNode> committed = new ConcurrentHashMap<>();
 
     SimulatedAws(Duration roundTrip) {
         this.roundTrip = roundTrip;
@@ -38,6 +52,11 @@ final class SimulatedAws implements SdkHttpClient {
 
     long calls() {
         return calls.get();
+    }
+
+    /** Per-object commits not yet read back. */
+    int pendingCommits() {
+        return committed.size();
     }
 
     /** The user metadata of the file under a key "&lt;n&gt;/data": ten feeds, one second apart. */
@@ -68,7 +87,7 @@ final class SimulatedAws implements SdkHttpClient {
         };
     }
 
-    private static HttpExecuteResponse respond(HttpExecuteRequest request) {
+    private HttpExecuteResponse respond(HttpExecuteRequest request) {
         SdkHttpRequest http = request.httpRequest();
         SdkHttpResponse.Builder response = SdkHttpResponse.builder().statusCode(200).putHeader("x-amz-request-id", "bench");
         String body;
@@ -86,8 +105,12 @@ final class SimulatedAws implements SdkHttpClient {
         String target = http.firstMatchingHeader("X-Amz-Target").orElse("");
         if (target.endsWith(".BatchWriteItem")) {
             body = "{\"UnprocessedItems\":{}}";
-        } else if (target.endsWith(".PutItem")) {
+        } else if (target.endsWith(".PutItem") || target.endsWith(".GetItem") || target.endsWith(".DeleteItem")) {
             body = "{}";
+        } else if (target.endsWith(".UpdateItem")) {
+            body = commit(json(request));
+        } else if (target.endsWith(".BatchGetItem")) {
+            body = readBack(json(request));
         } else if (target.endsWith(".SendMessageBatch")) {
             body = "{\"Successful\":[],\"Failed\":[]}";
         } else {
@@ -109,6 +132,45 @@ final class SimulatedAws implements SdkHttpClient {
         response.putHeader("Content-Length", Integer.toString(bytes.length));
         return HttpExecuteResponse.builder().response(response.build())
                 .responseBody(AbortableInputStream.create(new ByteArrayInputStream(bytes))).build();
+    }
+
+    /** Keeps the item an UpdateItem's SET clause makes; answers the item it replaced, if any. */
+    private String commit(JsonNode update) {
+        ObjectNode item = update.get("Key").deepCopy();
+        JsonNode names = update.path("ExpressionAttributeNames");
+        JsonNode values = update.path("ExpressionAttributeValues");
+        Matcher assignment = ASSIGNMENT.matcher(update.path("UpdateExpression").asText());
+        while (assignment.find()) {
+            item.set(names.path(assignment.group(1)).asText(), values.path(assignment.group(2)));
+        }
+        ObjectNode replaced = committed.put(update.get("Key"), item);
+        return replaced == null ? "{}" : JSON.createObjectNode().set("Attributes", replaced).toString();
+    }
+
+    /** Answers (and forgets) the committed items among a BatchGetItem's keys; nothing is left unprocessed. */
+    private String readBack(JsonNode batchGet) {
+        ObjectNode responses = JSON.createObjectNode();
+        batchGet.path("RequestItems").properties().forEach(table -> {
+            ArrayNode found = responses.putArray(table.getKey());
+            for (JsonNode key : table.getValue().path("Keys")) {
+                ObjectNode item = committed.remove(key);
+                if (item != null) {
+                    found.add(item);
+                }
+            }
+        });
+        ObjectNode answer = JSON.createObjectNode();
+        answer.set("Responses", responses);
+        answer.putObject("UnprocessedKeys");
+        return answer.toString();
+    }
+
+    private static JsonNode json(HttpExecuteRequest request) {
+        try {
+            return JSON.readTree(form(request));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String form(HttpExecuteRequest request) {
