@@ -56,20 +56,13 @@ rm -f "$out"/*.json "$root/target/bench.json"
 
 echo "== building the deployable jars and the benchmark classes"
 source "$root/scripts/lib/benchmarks.sh"
-tool_options="$(sed -n 's/^ *JAVA_TOOL_OPTIONS: *"\(.*\)".*/\1/p' template.yaml | head -n 1)"
-# The ingester's own JAVA_TOOL_OPTIONS when the template gives it some (docs/DESIGN.md, the JVM decision).
-ingester_options="$(awk '/^  IngesterFunction:/ {f = 1; next} f && /^  [A-Za-z]/ {f = 0}
-  f && /JAVA_TOOL_OPTIONS:/ {sub(/.*JAVA_TOOL_OPTIONS: *"/, ""); sub(/".*/, ""); print; exit}' template.yaml)"
-ingester_options="${ingester_options:-$tool_options}"
 pin=()
 if command -v taskset >/dev/null 2>&1; then
   pin=(taskset -c 0)
 fi
 java=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED)
-# The JVM settings the deployed ingester runs with: the template's JAVA_TOOL_OPTIONS for it, and the
-# serial collector that Lambda's Java runtimes use (docs/PERFORMANCE.md). Parts 2 and 5 run the
-# ingester in the benchmark's own JVM, so that JVM takes them: our CPU is measured in the JVM we deploy.
-lambda_jvm=($ingester_options -XX:+UseSerialGC)
+# Parts 2 and 5 run the ingester in the benchmark's own JVM, so that JVM takes the deployed ingester's
+# settings (lambda_jvm, scripts/lib/benchmarks.sh): our CPU is measured in the JVM we deploy.
 
 if wants translation; then
   echo "== 1. translation throughput (JMH, one thread on one CPU)"
