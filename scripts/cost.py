@@ -89,9 +89,8 @@ ASSUMPTIONS = {
     "upload_topic_publishers": (1, "S3 is the one publisher of the upload topic"),
     "report_topic_publishers": (1, "the ingester's role publishes the reports"),
     # Measured elsewhere, defaults for a run without them (docs/PERFORMANCE.md):
-    "batch_wall_ms": (36.4, "the handler's wall time per batch of 10, warm, 5 ms per call, full tiered (IngesterJvmBenchmark)"),
-    "batch_cpu_ms": (6.4, "the ingester process's CPU per batch of 10 after 30,000 files, full tiered (IngesterJvmBenchmark)"),
-    "per_object_item_ms": (5.0, "the per-object item's conditional write: one more round of calls per batch (issue 13)"),
+    "batch_wall_ms": (51.3, "the handler's wall time per batch of 10, warm, 5 ms per call, full tiered, per-object commits and read-back included (IngesterJvmBenchmark)"),
+    "batch_cpu_ms": (10.1, "the ingester process's CPU per batch of 10 after 30,000 files, full tiered (IngesterJvmBenchmark)"),
     "query_1d_ms": (6.95, "1-day query, median, 5 ms per DynamoDB call (QueryBenchmark)"),
     "query_30d_ms": (13.78, "30-day query, median, 5 ms per call"),
     "query_work_id_ms": (8.93, "work_id query, median, 5 ms per call"),
@@ -189,7 +188,7 @@ def main():
     gb = a["memory_mb"] / 1024.0
     # The benchmark runs on one whole CPU; Lambda gives this memory size vcpu of one, so the CPU part
     # of a batch stretches by 1/vcpu while the waits for AWS stay as they are.
-    batch_ms = a["batch_wall_ms"] + a["batch_cpu_ms"] * (1 / vcpu - 1) + a["per_object_item_ms"] * (a["per_object_items_per_file"] > 0)
+    batch_ms = a["batch_wall_ms"] + a["batch_cpu_ms"] * (1 / vcpu - 1)
     batches = 1e6 / a["files_per_batch"]
     wru_record = math.ceil(a["record_item_kb"])
     wru_per_file = (a["records_per_file"] * (wru_record + a["gsi_writes_per_record"])
@@ -201,8 +200,7 @@ def main():
          f"1 per batch of {a['files_per_batch']:g} files"),
         ("Lambda duration", batches * batch_ms / 1000 * gb, "GB-s", prices["lambda_gb_s"], "lambda",
          f"{batch_ms:.1f} ms per batch at {a['memory_mb']:g} MB = {a['batch_wall_ms']:.1f} ms measured wall"
-         f" + {a['batch_cpu_ms']:.1f} ms CPU x (1/{vcpu:.3f} - 1) for {vcpu:.2f} vCPU"
-         f" + {a['per_object_item_ms']:g} ms for the per-object item's round of calls"),
+         f" + {a['batch_cpu_ms']:.1f} ms CPU x (1/{vcpu:.3f} - 1) for {vcpu:.2f} vCPU"),
         ("S3 HeadObject", 1e6, "requests", prices["s3_head"], "s3", "1 per file (never GetObject)"),
         ("DynamoDB writes", 1e6 * wru_per_file, "WRU", prices["ddb_wru"], "dynamodb",
          f"{wru_per_file:g} per file = {a['records_per_file']:g} record x ({wru_record} + {a['gsi_writes_per_record']:g} GSI)"

@@ -13,7 +13,7 @@ computes, for each scale:
 Deterministic (seeded); every assumption is an option and is printed.
 
 usage: scripts/scale_sim.py [--seed 1] [--whats 40] [--zipf 1.3] [--peak-factor 2.5] [--burst 20]
-                            [--work-id-share 0.6] [--job-files 200] [--job-seconds 60] [--batch-ms 46.1]
+                            [--work-id-share 0.6] [--job-files 200] [--job-seconds 60] [--batch-ms 58.6]
 """
 import argparse
 import math
@@ -124,7 +124,7 @@ def main():
     parser.add_argument("--job-files", type=float, default=200, help="mean files of one work_id (Pareto, alpha 1.5)")
     parser.add_argument("--job-seconds", type=float, default=60, help="seconds over which a job's files arrive")
     parser.add_argument("--job-rate", type=float, default=500, help="the most files one job uploads a second")
-    parser.add_argument("--batch-ms", type=float, default=46.1, help="billed ms of an ingest batch of 10 (scripts/cost.py)")
+    parser.add_argument("--batch-ms", type=float, default=58.6, help="billed ms of an ingest batch of 10 (scripts/cost.py)")
     parser.add_argument("--max-concurrency", type=int, default=10, help="the template's IngestMaxConcurrency")
     args = parser.parse_args()
     rng = random.Random(args.seed)
