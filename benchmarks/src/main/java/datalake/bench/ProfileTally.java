@@ -1,5 +1,6 @@
 package datalake.bench;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -100,7 +101,7 @@ final class ProfileTally {
     private static void appendShares(StringBuilder out, Map<String, Long> counts, long total, Function<Long, String> format) {
         Map<String, Long> largestFirst = counts.entrySet().stream()
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, java.util.LinkedHashMap::new));
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
         largestFirst.forEach((key, n) -> out.append(String.format(Locale.ROOT, "  %5.1f%%  %-40s %s%n",
                 total == 0 ? 0 : 100.0 * n / total, key, format.apply(n))));
     }
