@@ -1,6 +1,5 @@
 package datalake.bench;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -8,7 +7,6 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * Where the ingester's CPU goes, from a profile's samples and compilations (scripts/profile-ingest.sh,
@@ -26,8 +24,8 @@ final class ProfileTally {
 
     private final Map<String, Long> samples = new TreeMap<>();
     private final Map<String, Long> compiledNanos = new TreeMap<>();
-    private final Map<String, Long> compiledMethods = new TreeMap<>();
     private long handlerSamples;
+    private long compilations;
 
     /**
      * One execution sample.
@@ -58,9 +56,8 @@ final class ProfileTally {
      * @param nanos how long it took
      */
     void compilation(String className, int level, long nanos) {
-        String key = (level == 4 ? "C2" : "C1") + ", " + origin(className + ".");
-        compiledNanos.merge(key, nanos, Long::sum);
-        compiledMethods.merge(key, 1L, Long::sum);
+        compiledNanos.merge((level == 4 ? "C2" : "C1") + ", " + origin(className), nanos, Long::sum);
+        compilations++;
     }
 
     long handlerSamples() {
@@ -92,21 +89,19 @@ final class ProfileTally {
         appendShares(out, samples, handlerSamples, n -> Long.toString(n));
         long compiled = compiledNanos.values().stream().mapToLong(Long::longValue).sum();
         out.append(String.format(Locale.ROOT, "compilations: %d methods, %.1f s of compiler time%n",
-                compiledMethods.values().stream().mapToLong(Long::longValue).sum(), compiled / 1e9));
+                compilations, compiled / 1e9));
         appendShares(out, compiledNanos, compiled,
                 nanos -> String.format(Locale.ROOT, "%.2f s", nanos / 1e9));
         return out.toString();
     }
 
     private static void appendShares(StringBuilder out, Map<String, Long> counts, long total, Function<Long, String> format) {
-        Map<String, Long> largestFirst = counts.entrySet().stream()
-                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
-        largestFirst.forEach((key, n) -> out.append(String.format(Locale.ROOT, "  %5.1f%%  %-40s %s%n",
-                total == 0 ? 0 : 100.0 * n / total, key, format.apply(n))));
+        counts.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> out.append(String.format(Locale.ROOT, "  %5.1f%%  %-40s %s%n",
+                        total == 0 ? 0 : 100.0 * e.getValue() / total, e.getKey(), format.apply(e.getValue()))));
     }
 
-    /** Whose code a frame (or a class name followed by a dot) is. */
+    /** Whose code a frame or a class is, by its package. */
     static String origin(String frame) {
         if (frame.startsWith("software.amazon.awssdk.")) {
             return "AWS SDK";
