@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
 # Deploys to the AWS account of your current credentials: sam build, then sam deploy --guided, which
-# starts from samconfig.toml and asks before changing anything. Extra arguments go to sam deploy,
-# e.g. `scripts/deploy.sh --config-env prod`.
+# starts from samconfig.toml and asks before changing anything (README, "Deploying to AWS"). Extra
+# arguments go to sam deploy; --config-env ENV (e.g. prod) selects the samconfig environment of both.
+#   scripts/deploy.sh [--config-env ENV] [sam deploy options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/java.sh
 bash scripts/lib/venv.sh tools
 export SAM_CLI_TELEMETRY=0
 sam=".venv-tools/bin/sam"
-"$sam" build
+environment=default
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  case "${args[i]}" in
+    --config-env) environment="${args[i + 1]:-}" ;;
+    --config-env=*) environment="${args[i]#--config-env=}" ;;
+  esac
+done
+# The samconfig environment's build parameters (build_in_source: no copy of the checkout per function).
+"$sam" build --config-env "$environment"
 "$sam" deploy --guided "$@"

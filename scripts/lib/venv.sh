@@ -1,5 +1,5 @@
 # Creates or updates a git-ignored virtualenv at the repo root. Run it or source it.
-#   scripts/lib/venv.sh        the test virtualenv .venv (moto server, the Python datalake client,
+#   scripts/lib/venv.sh        the test virtualenv .venv (moto server, aws-sam-translator, the Python datalake client,
 #                              pytest, cfn-lint) from scripts/requirements-dev.txt, and this repository's
 #                              clients/python (datalake-aws: signed sessions, datalake-explore); exports
 #                              DATALAKE_VENV (which also overrides its location)

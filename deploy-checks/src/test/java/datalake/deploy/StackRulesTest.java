@@ -1,0 +1,124 @@
+package datalake.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import datalake.emulators.template.ResolvedTemplate;
+import datalake.emulators.template.SamTransform;
+import datalake.emulators.template.Template;
+import datalake.emulators.template.TemplateException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What CloudFormation would refuse or trip over, found before a deploy does: names past a service's
+ * limit, parameters that fail late, resources a rolled-back first create leaves behind, outputs a user
+ * needs next. Each on the template after the SAM transform, resolved as a stack would be.
+ */
+class StackRulesTest {
+    /** The longest region names (14 characters) and an account id. */
+    private static final List<String> LONGEST_REGIONS = List.of("ap-southeast-7", "ap-northeast-3");
+    private static final String ACCOUNT = "123456789012";
+
+    /** Name properties and their services' limits (characters), and a pattern for those with rules. */
+    private record Limit(String property, int length, Pattern pattern) {
+    }
+
+    private static final Map<String, Limit> LIMITS = Map.of(
+            "AWS::S3::Bucket", new Limit("BucketName", 63, Pattern.compile("[a-z0-9][a-z0-9.-]*[a-z0-9]")),
+            "AWS::SQS::Queue", new Limit("QueueName", 80, Pattern.compile("[A-Za-z0-9_-]+")),
+            "AWS::SNS::Topic", new Limit("TopicName", 256, Pattern.compile("[A-Za-z0-9_-]+")),
+            "AWS::DynamoDB::Table", new Limit("TableName", 255, Pattern.compile("[A-Za-z0-9_.-]+")),
+            "AWS::Lambda::Function", new Limit("FunctionName", 64, Pattern.compile("[A-Za-z0-9_-]+")),
+            "AWS::Logs::LogGroup", new Limit("LogGroupName", 512, Pattern.compile("[A-Za-z0-9_./#-]+")),
+            "AWS::CloudWatch::Alarm", new Limit("AlarmName", 255, Pattern.compile("[ -~]+")),
+            "AWS::CloudWatch::Dashboard", new Limit("DashboardName", 255, Pattern.compile("[A-Za-z0-9_-]+")),
+            "AWS::ApiGatewayV2::Api", new Limit("Name", 128, Pattern.compile("[ -~]+")));
+
+    @Test
+    void everyNameFitsItsServiceWithTheLongestPrefixTheTemplateAllows() {
+        Template template = SamTransform.repositoryTemplate();
+        String prefix = longestMatch(template.parameters().path("NamePrefix").path("AllowedPattern").asText());
+        String stage = longestMatch(template.parameters().path("StageName").path("AllowedPattern").asText());
+        List<String> problems = new ArrayList<>();
+        for (String region : LONGEST_REGIONS) {
+            ResolvedTemplate stack = template.resolve().account(ACCOUNT, region)
+                    .parameter("NamePrefix", prefix).parameter("StageName", stage).build();
+            for (Template.Resource resource : template.resources().values()) {
+                Limit limit = LIMITS.get(resource.type());
+                if (limit == null || !stack.exists(resource.logicalId())
+                        || !stack.properties(resource.logicalId()).has(limit.property())) {
+                    continue;
+                }
+                String name = stack.properties(resource.logicalId()).path(limit.property()).asText();
+                if (name.length() > limit.length() || !limit.pattern().matcher(name).matches()) {
+                    problems.add(resource.logicalId() + "." + limit.property() + " \"" + name + "\" (" + name.length()
+                            + " characters) breaks the limit of " + limit.length() + " or the pattern " + limit.pattern());
+                }
+            }
+        }
+        assertEquals(List.of(), problems, "with NamePrefix \"" + prefix + "\" (" + prefix.length() + " characters)");
+    }
+
+    @Test
+    void jwtWithoutAnIssuerOrAnAudienceIsRefusedBeforeAnythingIsCreated() {
+        Template template = SamTransform.repositoryTemplate();
+        TemplateException noIssuer = assertThrows(TemplateException.class, () -> template.resolve()
+                .parameter("ApiAuthMode", "JWT").parameter("JwtAudience", "client").build());
+        assertTrue(noIssuer.getMessage().contains("JwtIssuer"), noIssuer.getMessage());
+        TemplateException noAudience = assertThrows(TemplateException.class, () -> template.resolve()
+                .parameter("ApiAuthMode", "JWT").parameter("JwtIssuer", "https://issuer.example").build());
+        assertTrue(noAudience.getMessage().contains("JwtAudience"), noAudience.getMessage());
+        assertDoesNotThrow(() -> template.resolve().parameter("ApiAuthMode", "JWT")
+                .parameter("JwtIssuer", "https://issuer.example").parameter("JwtAudience", "client").build());
+        assertDoesNotThrow(() -> template.resolve().build(), "AWS_IAM needs neither");
+    }
+
+    @Test
+    void aNamedResourceIsNotKeptWhenItsFirstCreateRollsBack() {
+        // A resource kept on rollback (DeletionPolicy Retain) under a fixed name makes the retry of a
+        // failed first create fail with "already exists"; RetainExceptOnCreate keeps it only once created.
+        List<String> problems = new ArrayList<>();
+        for (Template.Resource resource : SamTransform.repositoryTemplate().resources().values()) {
+            Limit limit = LIMITS.get(resource.type());
+            boolean named = limit != null && resource.properties().has(limit.property());
+            if (named && resource.deletionPolicy().orElse("Delete").equals("Retain")) {
+                problems.add(resource.logicalId() + " (" + limit.property() + ") has DeletionPolicy Retain");
+            }
+        }
+        assertEquals(List.of(), problems);
+    }
+
+    @Test
+    void theOutputsGiveWhatAUserNeedsNext() {
+        ResolvedTemplate stack = SamTransform.repositoryTemplate().resolve().build();
+        Map<String, String> outputs = stack.outputs();
+        for (String name : List.of("ApiUrl", "ApiId", "StorageUrl", "StorageBucketName", "IngestQueueUrl",
+                "IngestDeadLetterQueueUrl", "UploadTopicArn", "ReportTopicArn", "AlarmTopicArn", "RecordsTableName",
+                "LatestTableName", "BackfillFunctionArn", "BackfillJobRoleArn", "OperationsBucketName",
+                "IndexOperatorPolicyArn")) {
+            assertTrue(outputs.containsKey(name), "output " + name + " among " + outputs.keySet());
+        }
+        assertEquals("https://" + outputs.get("ApiId") + ".execute-api.us-east-1.amazonaws.com", outputs.get("ApiUrl"));
+        assertEquals(stack.ref("AlarmTopic"), outputs.get("AlarmTopicArn"));
+    }
+
+    /** The longest string of one repeated letter or digit that a pattern accepts (up to 100). */
+    static String longestMatch(String allowedPattern) {
+        Pattern pattern = Pattern.compile(allowedPattern);
+        String longest = null;
+        for (int n = 1; n <= 100; n++) {
+            String candidate = "a".repeat(n);
+            if (pattern.matcher(candidate).matches()) {
+                longest = candidate;
+            }
+        }
+        assertTrue(longest != null, "the pattern " + allowedPattern + " accepts a run of letters");
+        return longest;
+    }
+}

@@ -1,0 +1,176 @@
+package datalake.deploy.iam;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * One statement of a resolved policy document, and whether it applies to a {@link Request}: its
+ * Principal (resource policies), Action or NotAction, Resource or NotResource (with IAM's wildcards:
+ * {@code *} and {@code ?}, actions without regard to case), and Condition (String, Arn and Bool
+ * operators, their negations and IfExists forms).
+ *
+ * @param json  the statement
+ * @param where which policy holds it, for messages ("IngesterFunctionRole", "DataKey key policy")
+ */
+public record Statement(JsonNode json, String where) {
+
+    public boolean allows() {
+        return json.path("Effect").asText().equals("Allow");
+    }
+
+    public String sid() {
+        return json.path("Sid").asText("(no Sid)");
+    }
+
+    /** The statement's actions (or NotActions), as written. */
+    public List<String> actions() {
+        return texts(json.has("Action") ? json.get("Action") : json.get("NotAction"));
+    }
+
+    /** Principal, Action, Resource and Condition all match; a statement without Principal matches any. */
+    public boolean appliesTo(Request request) {
+        return principalMatches(request) && actionMatches(request.action()) && resourceMatches(request.resource())
+                && conditionsHold(request);
+    }
+
+    /** Principal, Action and Resource match, whatever the conditions say. */
+    public boolean appliesRegardlessOfConditions(Request request) {
+        return principalMatches(request) && actionMatches(request.action()) && resourceMatches(request.resource());
+    }
+
+    public boolean actionMatches(String action) {
+        if (json.has("NotAction")) {
+            return texts(json.get("NotAction")).stream().noneMatch(a -> glob(a, action, true));
+        }
+        return texts(json.get("Action")).stream().anyMatch(a -> glob(a, action, true));
+    }
+
+    public boolean resourceMatches(String resource) {
+        if (json.has("NotResource")) {
+            return texts(json.get("NotResource")).stream().noneMatch(r -> glob(r, resource, false));
+        }
+        return texts(json.get("Resource")).stream().anyMatch(r -> glob(r, resource, false));
+    }
+
+    private boolean principalMatches(Request request) {
+        JsonNode principal = json.get("Principal");
+        if (principal == null) {
+            return true; // an identity policy: its holder is the principal
+        }
+        if (principal.isTextual()) {
+            return principal.asText().equals("*");
+        }
+        if (request.byService()) {
+            return texts(principal.get("Service")).contains(request.principal());
+        }
+        for (String aws : texts(principal.get("AWS"))) {
+            // An account, or its root, stands for every principal of the account (that its own policies allow).
+            if (aws.equals("*") || aws.equals(request.principal()) || aws.equals(request.account())
+                    || aws.equals("arn:aws:iam::" + request.account() + ":root")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean conditionsHold(Request request) {
+        JsonNode conditions = json.get("Condition");
+        if (conditions == null) {
+            return true;
+        }
+        for (Map.Entry<String, JsonNode> operator : conditions.properties()) {
+            for (Map.Entry<String, JsonNode> key : operator.getValue().properties()) {
+                if (!holds(operator.getKey(), value(request, key.getKey()), texts(key.getValue()))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** The condition keys a statement tests, for messages. */
+    public List<String> conditionKeys() {
+        List<String> keys = new ArrayList<>();
+        json.path("Condition").forEach(operator -> operator.fieldNames().forEachRemaining(keys::add));
+        return keys;
+    }
+
+    private static List<String> value(Request request, String key) {
+        for (Map.Entry<String, List<String>> entry : request.context().entrySet()) {
+            if (entry.getKey().equalsIgnoreCase(key)) {
+                return entry.getValue();
+            }
+        }
+        return null;
+    }
+
+    static boolean holds(String operator, List<String> actual, List<String> expected) {
+        boolean ifExists = operator.endsWith("IfExists");
+        String base = ifExists ? operator.substring(0, operator.length() - "IfExists".length()) : operator;
+        if (actual == null) {
+            return ifExists || base.contains("Not");
+        }
+        return switch (base) {
+            case "StringEquals", "ArnEquals" -> anyPair(actual, expected, String::equals);
+            case "StringEqualsIgnoreCase" -> anyPair(actual, expected, String::equalsIgnoreCase);
+            case "StringLike", "ArnLike" -> anyPair(actual, expected, (a, e) -> glob(e, a, false));
+            case "StringNotEquals", "ArnNotEquals" -> !anyPair(actual, expected, String::equals);
+            case "StringNotLike", "ArnNotLike" -> !anyPair(actual, expected, (a, e) -> glob(e, a, false));
+            case "Bool" -> anyPair(actual, expected, String::equalsIgnoreCase);
+            default -> throw new IllegalArgumentException("the condition operator " + operator
+                    + " is not evaluated here; add it to Statement.holds.");
+        };
+    }
+
+    private static boolean anyPair(List<String> actual, List<String> expected,
+            java.util.function.BiPredicate<String, String> test) {
+        for (String a : actual) {
+            for (String e : expected) {
+                if (test.test(a, e)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** IAM's wildcards: {@code *} any run of characters, {@code ?} one. */
+    static boolean glob(String pattern, String value, boolean ignoreCase) {
+        StringBuilder regex = new StringBuilder();
+        for (char c : pattern.toCharArray()) {
+            regex.append(c == '*' ? ".*" : c == '?' ? "." : Pattern.quote(String.valueOf(c)));
+        }
+        Pattern compiled = ignoreCase ? Pattern.compile(regex.toString(), Pattern.CASE_INSENSITIVE)
+                : Pattern.compile(regex.toString());
+        return compiled.matcher(ignoreCase ? value.toLowerCase(Locale.ROOT) : value).matches();
+    }
+
+    static List<String> texts(JsonNode node) {
+        List<String> out = new ArrayList<>();
+        if (node == null || node.isMissingNode()) {
+            return out;
+        }
+        if (node.isArray()) {
+            node.forEach(n -> out.add(n.asText()));
+        } else {
+            out.add(node.asText());
+        }
+        return out;
+    }
+
+    /** The statements of a policy document (one or a list). */
+    public static List<Statement> of(JsonNode document, String where) {
+        List<Statement> out = new ArrayList<>();
+        JsonNode statements = document.path("Statement");
+        if (statements.isArray()) {
+            statements.forEach(s -> out.add(new Statement(s, where)));
+        } else if (!statements.isMissingNode()) {
+            out.add(new Statement(statements, where));
+        }
+        return out;
+    }
+}
