@@ -1,9 +1,9 @@
 package datalake.bench;
 
-import datalake.emulators.Deployment;
+import datalake.emulators.DatalakeStack;
 import datalake.emulators.Emulators;
+import datalake.emulators.LocalEndpoints;
 import datalake.emulators.MotoServer;
-import datalake.emulators.ResourceNames;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -19,9 +19,9 @@ import software.amazon.dynamodb.services.local.main.ServerRunner;
 /**
  * The local stack the end-to-end benchmarks run on: moto (S3, SQS, SNS with real S3 → SNS → SQS
  * notifications, raw delivery as the template subscribes), DynamoDB Local in a JVM of its own (so that
- * the CPU time of each process is its own), the template's resources on them, and clients of both.
- * Nobody reads the report-inspection queue here, so it is not subscribed: it would collect one message
- * per file, and moto's SQS costs O(queue depth) per message sent to a queue.
+ * the CPU time of each process is its own), template.yaml's stack built on them, and clients of both.
+ * Nothing is subscribed to the report topic: a queue would collect one message per file, and moto's SQS
+ * costs O(queue depth) per message sent to a queue.
  */
 final class BenchStack implements AutoCloseable {
     final MotoServer moto;
@@ -31,8 +31,7 @@ final class BenchStack implements AutoCloseable {
     final S3Client s3;
     final SqsClient sqs;
     final SnsClient sns;
-    final ResourceNames names;
-    final Deployment deployment;
+    final DatalakeStack stack;
     /** moto's processes ("moto_server", not "moto": DynamoDB Local's command line may hold a path with "moto"). */
     final List<Long> motoPids;
 
@@ -45,13 +44,12 @@ final class BenchStack implements AutoCloseable {
         this.s3 = Emulators.clientsFor(moto.endpoint()).build(S3Client.builder().forcePathStyle(true));
         this.sqs = Emulators.clientsFor(moto.endpoint()).build(SqsClient.builder());
         this.sns = Emulators.clientsFor(moto.endpoint()).build(SnsClient.builder());
-        this.names = ResourceNames.unique(prefix);
-        this.deployment = Deployment.create(dynamo, s3, sqs, sns, names,
-                Deployment.Options.defaults().withRawDelivery(true).withReportInspection(false));
+        this.stack = DatalakeStack.builder(new LocalEndpoints(dynamoEndpoint, moto.endpoint()))
+                .prefix(DatalakeStack.uniquePrefix(prefix)).build();
         this.motoPids = ProcessCpu.pidsOf("moto_server");
     }
 
-    /** Starts moto and DynamoDB Local and makes the template's resources under names starting with {@code prefix}. */
+    /** Starts moto and DynamoDB Local and builds template.yaml's stack with a NamePrefix starting with {@code prefix}. */
     static BenchStack start(String prefix) throws IOException {
         MotoServer moto = new MotoServer();
         Process dynamoProcess = null;

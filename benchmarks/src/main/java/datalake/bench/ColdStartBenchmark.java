@@ -1,8 +1,7 @@
 package datalake.bench;
 
 import datalake.emulators.Emulators;
-import datalake.emulators.Deployment;
-import datalake.emulators.ResourceNames;
+import datalake.emulators.DatalakeStack;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -52,17 +51,16 @@ public final class ColdStartBenchmark {
 
         Emulators aws = Emulators.shared();
         try {
-            ResourceNames names = ResourceNames.unique("cold");
-            Deployment stack = Deployment.create(aws, names, Deployment.Options.defaults().withRawDelivery(true));
+            DatalakeStack stack = DatalakeStack.unique(aws, "cold");
             String metadata = "{\"version\":0,\"start\":" + START + ",\"end\":null,\"where\":\"host-1\",\"what\":\"cold\","
                     + "\"id\":\"coldfile1\",\"hash\":\"0123456789abcdef0123456789abcdef\",\"work_id\":null,\"path\":\"/cold/1\"}";
-            aws.s3().putObject(r -> r.bucket(names.bucket()).key("coldfile1/data").metadata(Map.of("datalake", metadata)),
+            aws.s3().putObject(r -> r.bucket(stack.bucket()).key("coldfile1/data").metadata(Map.of("datalake", metadata)),
                     RequestBody.fromString("cold"));
             Path body = Files.createTempFile("coldstart", ".json");
             Files.writeString(body, notification(aws, stack));
 
-            Map<String, String> env = new LinkedHashMap<>(stack.environment());
-            env.putAll(aws.endpointEnvironment());
+            // The ingester's environment as the template gives it; the query reads its own subset of it.
+            Map<String, String> env = new LinkedHashMap<>(stack.ingester().environment());
             env.put("DATALAKE_S3_PATH_STYLE", "true");
             String query = "what=cold&start=" + START + "&end=" + (START + 86_399_999L);
             List<Variant> variants = new ArrayList<>();
@@ -104,7 +102,7 @@ public final class ColdStartBenchmark {
         }
     }
 
-    private static String notification(Emulators aws, Deployment stack) {
+    private static String notification(Emulators aws, DatalakeStack stack) {
         for (int attempt = 0; attempt < 20; attempt++) {
             List<Message> messages = aws.sqs().receiveMessage(r -> r.queueUrl(stack.ingestQueueUrl())
                     .maxNumberOfMessages(1).waitTimeSeconds(1)).messages();

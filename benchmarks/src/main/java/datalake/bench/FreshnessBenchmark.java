@@ -77,9 +77,8 @@ public final class FreshnessBenchmark {
                     o -> o.addExecutionInterceptor(traces.headTimer()));
             DynamoDbClient ingesterDynamo = Emulators.clientsFor(bench.dynamoEndpoint).build(DynamoDbClient.builder(),
                     o -> o.addExecutionInterceptor(traces.writeTimer(probes)));
-            Map<String, String> env = new HashMap<>(bench.deployment.environment());
+            Map<String, String> env = new HashMap<>(bench.stack.ingester().environment());
             env.put("DATALAKE_S3_PATH_STYLE", "true");
-            env.put("AWS_LAMBDA_FUNCTION_NAME", "datalake-ingester");
             IngesterConfig config = IngesterConfig.fromEnvironment(env);
             List<Ingester> ingesters = new ArrayList<>();
             List<SqsLambdaPoller> running = new ArrayList<>();
@@ -88,15 +87,15 @@ public final class FreshnessBenchmark {
                 Ingester ingester = Ingester.forAws(config,
                         new IngesterClients(ingesterS3, ingesterDynamo, bench.sns, bench.sqs)).build();
                 ingesters.add(ingester);
-                SqsLambdaPoller poller = new SqsLambdaPoller(bench.sqs, bench.deployment.ingestQueueUrl(),
-                        bench.deployment.ingestQueueArn(), bench.names.region(),
-                        traces.handlerTimer(new IngesterHandler(ingester)), 10, Duration.ofSeconds(60));
+                // The template's event source, without its batching window (what this measures is the rest).
+                SqsLambdaPoller poller = new SqsLambdaPoller(bench.sqs, bench.stack.ingestEventSource()
+                        .withBatchingWindow(Duration.ZERO), traces.handlerTimer(new IngesterHandler(ingester)), bench.stack.ingester());
                 running.add(poller);
                 Thread thread = new Thread(poller, "bench-poller-" + i);
                 threads.add(thread);
                 thread.start();
             }
-            QueryApi api = QueryApi.forAws(QueryConfig.of(bench.names.recordsTable(), bench.names.bucket()),
+            QueryApi api = QueryApi.forAws(QueryConfig.of(bench.stack.recordsTable(), bench.stack.bucket()),
                     new QueryClients(Emulators.clientsFor(bench.dynamoEndpoint).build(DynamoDbClient.builder()),
                             bench.s3, Emulators.presignerFor(bench.moto.endpoint())));
             for (int i = 0; i < 2; i++) {
@@ -110,20 +109,20 @@ public final class FreshnessBenchmark {
             try {
                 int next = 0;
                 // Warm-up: the sandboxes' code compiled, as Lambda's warm (or SnapStart-primed) ones are.
-                List<FileTrace> warm = put(bench.s3, bench.names.bucket(), putters, traces, next, warmup, 0);
+                List<FileTrace> warm = put(bench.s3, bench.stack.bucket(), putters, traces, next, warmup, 0);
                 next += warmup;
                 await(warm, Duration.ofMinutes(5));
                 out.printf(Locale.ROOT, "  warm-up: %d files%n", warmup);
 
                 ProcessCpu cpuBefore = bench.cpu();
-                List<FileTrace> steady = put(bench.s3, bench.names.bucket(), putters, traces, next, rate * seconds, rate);
+                List<FileTrace> steady = put(bench.s3, bench.stack.bucket(), putters, traces, next, rate * seconds, rate);
                 next += rate * seconds;
                 await(steady, Duration.ofMinutes(10));
                 ProcessCpu steadyCpu = bench.cpu().minus(cpuBefore);
                 Map<String, Double> figures = new LinkedHashMap<>();
                 report(out, String.format(Locale.ROOT, "steady %d files/s for %d s", rate, seconds), steady, "steady", figures);
 
-                List<FileTrace> burstFiles = put(bench.s3, bench.names.bucket(), putters, traces, next, burst, 0);
+                List<FileTrace> burstFiles = put(bench.s3, bench.stack.bucket(), putters, traces, next, burst, 0);
                 await(burstFiles, Duration.ofMinutes(15));
                 report(out, String.format(Locale.ROOT, "burst of %d files", burst), burstFiles, "burst", figures);
                 out.printf(Locale.ROOT, "  CPU s during the steady phase: this JVM %.1f, moto %.1f, DynamoDB Local %.1f%n",

@@ -6,9 +6,8 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import datalake.dynamodb.ObjectItems;
 import datalake.dynamodb.RecordItems;
-import datalake.emulators.Deployment;
+import datalake.emulators.DatalakeStack;
 import datalake.emulators.Emulators;
-import datalake.emulators.ResourceNames;
 import datalake.emulators.SqsLambdaPoller;
 import datalake.ingester.Ingester;
 import datalake.ingester.IngesterClients;
@@ -80,8 +79,7 @@ public final class IngestBenchmark {
         System.setOut(new PrintStream(OutputStream.nullOutputStream()));
 
         try (BenchStack bench = BenchStack.start("ingestbench")) {
-            Deployment stack = bench.deployment;
-            ResourceNames names = bench.names;
+            DatalakeStack stack = bench.stack;
             S3Client s3 = bench.s3;
             SqsClient sqs = bench.sqs;
             DynamoDbClient dynamo = bench.dynamo;
@@ -89,9 +87,8 @@ public final class IngestBenchmark {
                     + " in rounds of at most %d files; JVM flags: %s%n",
                     files, pollers, Runtime.getRuntime().availableProcessors(), backlog, jvmFlags());
 
-            Map<String, String> env = new HashMap<>(stack.environment());
+            Map<String, String> env = new HashMap<>(stack.ingester().environment());
             env.put("DATALAKE_S3_PATH_STYLE", "true");
-            env.put("AWS_LAMBDA_FUNCTION_NAME", "datalake-ingester");
             IngesterConfig config = IngesterConfig.fromEnvironment(env);
             // The ingesters' own clients, as in Lambda, each call counted (the pollers' SQS calls are Lambda's).
             CallCounts calls = new CallCounts();
@@ -106,6 +103,7 @@ public final class IngestBenchmark {
                 ingesters.add(Ingester.forAws(config, new IngesterClients(ingesterS3, ingesterDynamo, ingesterSns, sqs)).build());
             }
             AtomicLong handlerCpu = new AtomicLong();
+            AtomicLong acknowledgedSoFar = new AtomicLong();
             AtomicLong pollerCpu = new AtomicLong();
             long watchCpu = 0;
 
@@ -128,7 +126,7 @@ public final class IngestBenchmark {
                 // Push: the clients' part, not timed as ingest; the notifications wait in the queue.
                 ProcessCpu pushBefore = bench.cpu();
                 long pushStarted = System.nanoTime();
-                push(s3, names.bucket(), from, to);
+                push(s3, stack.bucket(), from, to);
                 awaitQueued(sqs, stack.ingestQueueUrl(), to - from);
                 pushSeconds += (System.nanoTime() - pushStarted) / 1e9;
                 pushCpu = pushCpu.plus(bench.cpu().minus(pushBefore));
@@ -140,9 +138,9 @@ public final class IngestBenchmark {
                 JvmThreadCpu threadsBefore = JvmThreadCpu.read();
                 long started = System.nanoTime();
                 for (int i = 0; i < pollers; i++) {
-                    SqsLambdaPoller poller = new SqsLambdaPoller(sqs, stack.ingestQueueUrl(), stack.ingestQueueArn(),
-                            names.region(), new CpuTimed(new IngesterHandler(ingesters.get(i)), handlerCpu), 10,
-                            Duration.ofSeconds(60));
+                    // The template's event source, without its batching window (the figures are throughput).
+                    SqsLambdaPoller poller = new SqsLambdaPoller(sqs, stack.ingestEventSource().withBatchingWindow(Duration.ZERO),
+                            new CpuTimed(new IngesterHandler(ingesters.get(i)), handlerCpu, acknowledgedSoFar), stack.ingester());
                     running.add(poller);
                     Thread thread = new Thread(() -> {
                         try {
@@ -159,8 +157,8 @@ public final class IngestBenchmark {
                 // thread's polling of the table is the benchmark's, not the ingester's: counted apart.
                 long watchStarted = THREADS.getCurrentThreadCpuTime();
                 while (System.nanoTime() < deadline) {
-                    if (running.stream().mapToLong(SqsLambdaPoller::processed).sum() >= to - from
-                            && (items = count(dynamo, names.recordsTable())) >= to) {
+                    if (acknowledgedSoFar.get() - acknowledged >= to - from
+                            && (items = count(dynamo, stack.recordsTable())) >= to) {
                         break;
                     }
                     Thread.sleep(items > from ? 500 : 50);
@@ -169,7 +167,7 @@ public final class IngestBenchmark {
                 seconds += (System.nanoTime() - started) / 1e9;
                 cpu = cpu.plus(bench.cpu().minus(before));
                 threadsCpu = threadsCpu.plus(JvmThreadCpu.read().minus(threadsBefore));
-                acknowledged += running.stream().mapToLong(SqsLambdaPoller::processed).sum();
+                acknowledged = acknowledgedSoFar.get();
                 retried += running.stream().mapToLong(SqsLambdaPoller::failedItems).sum();
                 running.forEach(SqsLambdaPoller::stop);
                 for (Thread thread : threads) {
@@ -303,14 +301,16 @@ public final class IngestBenchmark {
         return total;
     }
 
-    /** The handler, with the CPU time its calling thread spends in it added up. */
-    private record CpuTimed(RequestHandler<SQSEvent, SQSBatchResponse> handler, AtomicLong nanos)
+    /** The handler, its CPU time and the messages it acknowledged (not handed back) counted. */
+    private record CpuTimed(RequestHandler<SQSEvent, SQSBatchResponse> handler, AtomicLong nanos, AtomicLong acknowledged)
             implements RequestHandler<SQSEvent, SQSBatchResponse> {
         @Override
         public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
             long started = THREADS.getCurrentThreadCpuTime();
             try {
-                return handler.handleRequest(event, context);
+                SQSBatchResponse response = handler.handleRequest(event, context);
+                acknowledged.addAndGet(event.getRecords().size() - response.getBatchItemFailures().size());
+                return response;
             } finally {
                 nanos.addAndGet(THREADS.getCurrentThreadCpuTime() - started);
             }

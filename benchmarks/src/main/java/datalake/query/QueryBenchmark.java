@@ -6,8 +6,7 @@ import static datalake.query.TestFiles.T0;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import datalake.emulators.Emulators;
-import datalake.emulators.ResourceNames;
-import datalake.emulators.TableSchemas;
+import datalake.emulators.DatalakeStack;
 import datalake.lambda.SdkClientFactory;
 import datalake.records.Metadata;
 import java.io.IOException;
@@ -91,8 +90,7 @@ public final class QueryBenchmark {
         SdkClientFactory clients = SdkClientFactory.of(SdkClientFactory.functionHttpClient(QueryClients.CONCURRENT_CALLS),
                 aws.dynamoDbClients().credentials(), Emulators.REGION).withEndpoint(aws.dynamoDbEndpoint());
         try (DynamoDbClient dynamoDb = clients.build(DynamoDbClient.builder())) {
-            ResourceNames names = ResourceNames.unique("bench");
-            aws.dynamoDb().createTable(TableSchemas.recordsTable(names.recordsTable()));
+            DatalakeStack names = DatalakeStack.builder(aws).prefix(DatalakeStack.uniquePrefix("bench")).tablesOnly().build();
             writeFiles(aws, names);
             writePaginationFiles(aws, names, paginationFiles);
             System.out.printf(Locale.ROOT, "%d files in each of %d day buckets; %d runs of each query after warm-up;"
@@ -121,7 +119,7 @@ public final class QueryBenchmark {
         }
     }
 
-    private static void writeFiles(Emulators aws, ResourceNames names) {
+    private static void writeFiles(Emulators aws, DatalakeStack names) {
         List<Metadata> files = new ArrayList<>();
         for (int bucket = 0; bucket < BUCKETS; bucket++) {
             for (int n = 0; n < FILES_PER_BUCKET; n++) {
@@ -133,7 +131,7 @@ public final class QueryBenchmark {
     }
 
     /** {@code files} files of WHAT "page", spread over 30 day buckets, all with one work id. */
-    private static void writePaginationFiles(Emulators aws, ResourceNames names, int files) {
+    private static void writePaginationFiles(Emulators aws, DatalakeStack names, int files) {
         List<Metadata> all = new ArrayList<>(files);
         for (int i = 0; i < files; i++) {
             all.add(TestFiles.file(String.format("p%06d", i), "page", "host-" + (i % 10),
@@ -143,7 +141,7 @@ public final class QueryBenchmark {
     }
 
     /** Walks every page of a 30-day time query and of a work-id query over the pagination files. */
-    private static void paginate(DynamoDbClient dynamoDb, ResourceNames names, int files, int runs, String mode) {
+    private static void paginate(DynamoDbClient dynamoDb, DatalakeStack names, int files, int runs, String mode) {
         QueryConfig config = QueryConfig.of(names.recordsTable(), names.bucket());
         QueryApi api = new QueryApi(config, new DynamoRecordsTable(dynamoDb, names.recordsTable()), null, new NoFiles(),
                 Clock.systemUTC());
@@ -200,7 +198,7 @@ public final class QueryBenchmark {
         return times;
     }
 
-    private static void run(String title, DynamoDbClient dynamoDb, ResourceNames names, int iterations, String mode) {
+    private static void run(String title, DynamoDbClient dynamoDb, DatalakeStack names, int iterations, String mode) {
         QueryConfig config = QueryConfig.of(names.recordsTable(), names.bucket());
         DynamoRecordsTable table = new DynamoRecordsTable(dynamoDb, names.recordsTable());
         QueryApi api = new QueryApi(config, table, null, new NoFiles(), Clock.systemUTC());

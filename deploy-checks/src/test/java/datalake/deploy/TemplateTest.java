@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import datalake.dynamodb.RecordItems;
-import datalake.emulators.ResourceNames;
 import datalake.lambda.Environment;
 import datalake.lambda.EnvironmentVariable.Reader;
 import datalake.lambda.EnvironmentVariable;
@@ -69,6 +68,7 @@ class TemplateTest {
                 "IngesterFunction", "QueryFunction", "BackfillFunction", "BackfillJobRole", "OperationsBucket",
                 "HttpApi", "DefaultRoute", "Dashboard",
                 "DeadLetterQueueNotEmptyAlarm", "IngesterErrorsAlarm", "IngesterThrottlesAlarm",
+                "IndexOperatorPolicy",
                 "QueryErrorsAlarm", "QueryThrottlesAlarm")) {
             assertTrue(resources.has(name), name + " is declared");
         }
@@ -308,22 +308,5 @@ class TemplateTest {
         String authorization = resources.path("DefaultRoute").path("Properties").path("AuthorizationType").toString();
         assertFalse(authorization.contains("NONE"), authorization);
         assertTrue(authorization.contains("AWS_IAM"), authorization);
-    }
-
-    @Test
-    void theLocalRunnerUsesTheTemplateNamesWithTheDefaultPrefix() throws IOException {
-        String prefix = new ObjectMapper(new YAMLFactory()).readTree(text).path("Parameters").path("NamePrefix")
-                .path("Default").asText();
-        ResourceNames local = ResourceNames.defaults();
-        assertEquals(local.recordsTable(), nameOf("RecordsTable", "TableName", prefix));
-        assertEquals(local.latestTable(), nameOf("LatestTable", "TableName", prefix));
-        assertEquals(local.ingestQueue(), nameOf("IngestQueue", "QueueName", prefix));
-        assertEquals(local.deadLetterQueue(), nameOf("IngestDeadLetterQueue", "QueueName", prefix));
-        assertEquals(local.uploadTopic(), nameOf("UploadTopic", "TopicName", prefix));
-        assertEquals(local.reportTopic(), nameOf("ReportTopic", "TopicName", prefix));
-    }
-
-    private static String nameOf(String resource, String property, String prefix) {
-        return resources.path(resource).path("Properties").path(property).asText().replace("${NamePrefix}", prefix);
     }
 }

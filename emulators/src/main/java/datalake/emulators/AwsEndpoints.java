@@ -2,6 +2,7 @@ package datalake.emulators;
 
 import datalake.lambda.SdkClientFactory;
 import java.util.Map;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sns.SnsClient;
@@ -36,4 +37,22 @@ public interface AwsEndpoints {
      * which a handler's own {@link SdkClientFactory#forFunction} reaches these endpoints.
      */
     Map<String, String> endpointEnvironment();
+
+    /** The AWS::AccountId of the ARNs these endpoints answer with (moto's 123456789012, LocalStack's 000000000000). */
+    default String accountId() {
+        return "123456789012";
+    }
+
+    /** The region of every client and ARN. */
+    default String region() {
+        return Emulators.REGION.id();
+    }
+
+    /**
+     * The same endpoints, with clients signing with other credentials: a stack's principals (a function's
+     * role) each sign with keys of their own, so that their calls can be told apart and recorded.
+     */
+    default AwsEndpoints withCredentials(AwsCredentialsProvider credentials) {
+        return new CredentialedEndpoints(this, credentials);
+    }
 }

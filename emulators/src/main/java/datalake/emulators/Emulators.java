@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkClient;
 import software.amazon.awssdk.http.SdkHttpClient;
@@ -22,8 +23,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 /**
  * AWS's emulators without Docker, one of each per JVM, started when first needed: DynamoDB Local
  * (in-process) and a moto server (S3, SQS, SNS, as a child process), with SDK clients for them built
- * by the project's {@link SdkClientFactory}. Test classes share them, so each takes its own resource
- * names ({@link ResourceNames#unique}); the test-jar's {@code EmulatorsExtension} stops them when the
+ * by the project's {@link SdkClientFactory}. Test classes share them, so each builds its stack under a
+ * prefix of its own ({@link DatalakeStack#uniquePrefix}); the test-jar's {@code EmulatorsExtension} stops them when the
  * test run ends. Outside JUnit: {@link #shared()}, then {@link #close()} when done (moto is also
  * stopped by a JVM shutdown hook); after {@code close()} the next use starts fresh, empty emulators.
  */
@@ -73,11 +74,16 @@ public final class Emulators implements AwsEndpoints, AutoCloseable {
      * query function's {@code /data} links on emulators).
      */
     public static S3Presigner presignerFor(URI endpoint) {
+        return presignerFor(endpoint, StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(ACCESS_KEY_ID, SECRET_ACCESS_KEY)));
+    }
+
+    /** {@link #presignerFor(URI)} signing with other credentials (a stack principal's: the query function's role). */
+    public static S3Presigner presignerFor(URI endpoint, AwsCredentialsProvider credentials) {
         return S3Presigner.builder()
                 .endpointOverride(endpoint)
                 .region(REGION)
-                .credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(ACCESS_KEY_ID, SECRET_ACCESS_KEY)))
+                .credentialsProvider(credentials)
                 .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
                 .build();
     }

@@ -3,6 +3,8 @@ package datalake.emulators;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import datalake.emulators.stack.FunctionSettings;
+import datalake.emulators.stack.SqsEventSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,37 +18,54 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
- * Lambda's SQS event source mapping, emulated: feeds an SQS queue to a handler the way Lambda does: batches of
- * up to {@code batchSize} messages, the handler's {@code batchItemFailures} left on the queue to come
- * back after the visibility timeout (and move to the DLQ after the queue's maxReceiveCount), the rest
- * deleted; a handler that throws, or answers with an unknown item id, fails the whole batch.
+ * Lambda's SQS event source mapping, emulated with the template's settings ({@link SqsEventSource}): a
+ * batch gathers up to BatchSize messages for up to MaximumBatchingWindowInSeconds (SQS hands out ten a
+ * receive), up to MaximumConcurrency batches run at once ({@link #start()}), and with
+ * ReportBatchItemFailures the handler's {@code batchItemFailures} stay on the queue (back after the
+ * visibility timeout, to the DLQ after the queue's maxReceiveCount) while the rest is deleted; without
+ * it, or when the handler throws or names an unknown item, the batch succeeds or fails as a whole.
+ * The SQS client should sign as the function's role ({@code TemplateStack.eventSourceEndpoints}), as
+ * Lambda's poller does.
  */
-public final class SqsLambdaPoller implements Runnable {
+public final class SqsLambdaPoller implements Runnable, AutoCloseable {
+    /** SQS's most messages a receive. */
+    private static final int RECEIVE_LIMIT = 10;
+
     private final SqsClient sqs;
-    private final String queueUrl;
-    private final String queueArn;
+    private final SqsEventSource source;
     private final String region;
     private final RequestHandler<SQSEvent, SQSBatchResponse> handler;
-    private final int batchSize;
-    private final Duration timeout;
+    private final FunctionSettings function;
     private final AtomicBoolean running = new AtomicBoolean(true);
-    private final AtomicLong processed = new AtomicLong();
     private final AtomicLong failedItems = new AtomicLong();
+    private final List<Thread> threads = new ArrayList<>();
 
-    public SqsLambdaPoller(SqsClient sqs, String queueUrl, String queueArn, String region,
-                    RequestHandler<SQSEvent, SQSBatchResponse> handler, int batchSize, Duration timeout) {
-        if (batchSize < 1 || batchSize > 10) {
-            throw new IllegalArgumentException("the batch size must be between 1 and 10 (SQS's receive limit).");
+    public SqsLambdaPoller(SqsClient sqs, SqsEventSource source, RequestHandler<SQSEvent, SQSBatchResponse> handler,
+            FunctionSettings function) {
+        if (source.batchSize() < 1 || source.batchSize() > 10_000) {
+            throw new IllegalArgumentException("the batch size must be between 1 and 10,000, not " + source.batchSize() + ".");
+        }
+        if (source.batchSize() > RECEIVE_LIMIT && source.batchingWindow().isZero()) {
+            throw new IllegalArgumentException("a batch size above 10 needs a batching window of at least 1 s, as Lambda requires.");
         }
         this.sqs = sqs;
-        this.queueUrl = queueUrl;
-        this.queueArn = queueArn;
-        this.region = region;
+        this.source = source;
+        this.region = source.queueArn().split(":", -1)[3];
         this.handler = handler;
-        this.batchSize = batchSize;
-        this.timeout = timeout;
+        this.function = function;
     }
 
+    /** Starts MaximumConcurrency pollers, each on a daemon thread of its own. */
+    public synchronized void start() {
+        for (int i = 0; i < source.maximumConcurrency(); i++) {
+            Thread thread = new Thread(this, "sqs-poller-" + function.functionName() + "-" + i);
+            thread.setDaemon(true);
+            thread.start();
+            threads.add(thread);
+        }
+    }
+
+    /** One poller's loop; {@link #start()} runs MaximumConcurrency of them. */
     @Override
     public void run() {
         while (running.get()) {
@@ -61,13 +80,23 @@ public final class SqsLambdaPoller implements Runnable {
         }
     }
 
+    /** Each poller finishes the batch it holds, then stops. */
     public void stop() {
         running.set(false);
     }
 
-    /** Messages handed to the handler and acknowledged so far. */
-    public long processed() {
-        return processed.get();
+    /** Stops and waits (up to the function's timeout) for the pollers {@link #start()} started. */
+    @Override
+    public synchronized void close() {
+        stop();
+        for (Thread thread : threads) {
+            try {
+                thread.join(function.timeout().toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** Messages the handler returned as batch item failures so far. */
@@ -75,20 +104,27 @@ public final class SqsLambdaPoller implements Runnable {
         return failedItems.get();
     }
 
-    /** One receive and, if it got messages, one invocation; returns how many messages it received. */
+    /**
+     * One batch: a receive (waiting up to {@code waitSeconds} for the first messages), more receives until
+     * BatchSize or the batching window, one invocation, and the batch settled. Returns how many messages
+     * the batch held.
+     */
     public int pollOnce(int waitSeconds) {
-        List<Message> messages = sqs.receiveMessage(r -> r.queueUrl(queueUrl)
-                .maxNumberOfMessages(batchSize)
-                .waitTimeSeconds(waitSeconds)
-                .messageSystemAttributeNames(MessageSystemAttributeName.ALL)
-                .messageAttributeNames("All")).messages();
+        List<Message> messages = receive(Math.min(RECEIVE_LIMIT, source.batchSize()), waitSeconds);
         if (messages.isEmpty()) {
             return 0;
+        }
+        long deadline = System.nanoTime() + source.batchingWindow().toNanos();
+        while (messages.size() < source.batchSize() && System.nanoTime() < deadline && running.get()) {
+            // Long polls of whole seconds (SQS's unit): the window may run over by less than one.
+            long remainingMillis = Duration.ofNanos(deadline - System.nanoTime()).toMillis();
+            messages.addAll(receive(Math.min(RECEIVE_LIMIT, source.batchSize() - messages.size()),
+                    (int) Math.min(20, Math.max(1, (remainingMillis + 999) / 1000))));
         }
         SQSEvent event = new SQSEvent();
         List<SQSEvent.SQSMessage> records = new ArrayList<>(messages.size());
         for (Message m : messages) {
-            records.add(SqsMessages.toLambda(m, queueArn, region));
+            records.add(SqsMessages.toLambda(m, source.queueArn(), region));
         }
         event.setRecords(records);
 
@@ -100,12 +136,20 @@ public final class SqsLambdaPoller implements Runnable {
                         .id(Integer.toString(done.size())).receiptHandle(m.receiptHandle()).build());
             }
         }
-        if (!done.isEmpty()) {
-            sqs.deleteMessageBatch(r -> r.queueUrl(queueUrl).entries(done));
+        for (int from = 0; from < done.size(); from += RECEIVE_LIMIT) {
+            List<DeleteMessageBatchRequestEntry> entries = done.subList(from, Math.min(done.size(), from + RECEIVE_LIMIT));
+            sqs.deleteMessageBatch(r -> r.queueUrl(source.queueUrl()).entries(entries));
         }
-        processed.addAndGet(done.size());
         failedItems.addAndGet(failed.size());
         return messages.size();
+    }
+
+    private List<Message> receive(int count, int waitSeconds) {
+        return new ArrayList<>(sqs.receiveMessage(r -> r.queueUrl(source.queueUrl())
+                .maxNumberOfMessages(count)
+                .waitTimeSeconds(waitSeconds)
+                .messageSystemAttributeNames(MessageSystemAttributeName.ALL)
+                .messageAttributeNames("All")).messages());
     }
 
     /** The ids of the messages to leave on the queue. */
@@ -114,13 +158,14 @@ public final class SqsLambdaPoller implements Runnable {
         messages.forEach(m -> all.add(m.messageId()));
         SQSBatchResponse response;
         try {
-            response = handler.handleRequest(event, new LocalLambdaContext("datalake-ingester", timeout, 1024));
+            response = handler.handleRequest(event, new LocalLambdaContext(function.functionName(), function.timeout(),
+                    function.memoryMb()));
         } catch (RuntimeException e) {
-            System.err.println("{\"level\":\"ERROR\",\"message\":\"the ingester threw; the whole batch returns to the queue\"}");
+            System.err.println("{\"level\":\"ERROR\",\"message\":\"the handler threw; the whole batch returns to the queue\"}");
             return all;
         }
         Set<String> failed = new HashSet<>();
-        if (response == null || response.getBatchItemFailures() == null) {
+        if (!source.reportBatchItemFailures() || response == null || response.getBatchItemFailures() == null) {
             return failed;
         }
         for (SQSBatchResponse.BatchItemFailure f : response.getBatchItemFailures()) {

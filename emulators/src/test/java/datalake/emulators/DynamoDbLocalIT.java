@@ -11,8 +11,14 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 class DynamoDbLocalIT {
 
@@ -23,7 +29,7 @@ class DynamoDbLocalIT {
             int port = dynamo.port();
             DynamoDbClient client = Emulators.clientsFor(dynamo.endpoint()).build(DynamoDbClient.builder(),
                     c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()));
-            client.createTable(TableSchemas.latestTable("latest"));
+            client.createTable(latestTable());
             client.putItem(r -> r.tableName("latest").item(Map.of(
                     RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:web01"), "size", AttributeValue.fromN("42"))));
 
@@ -38,7 +44,7 @@ class DynamoDbLocalIT {
             assertTrue(dynamo.isRunning());
             assertEquals(port, dynamo.port());
             assertThrows(ResourceNotFoundException.class, () -> client.describeTable(r -> r.tableName("latest")));
-            client.createTable(TableSchemas.latestTable("latest"));
+            client.createTable(latestTable());
             assertEquals(0, client.scan(r -> r.tableName("latest")).count());
             client.close();
         }
@@ -56,5 +62,14 @@ class DynamoDbLocalIT {
                 assertTrue(client.listTables().tableNames().isEmpty());
             }
         }
+    }
+
+    /** A table keyed like the latest table. */
+    private static CreateTableRequest latestTable() {
+        return CreateTableRequest.builder().tableName("latest").billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(AttributeDefinition.builder().attributeName(RecordItems.WHAT_WHERE_KEY)
+                        .attributeType(ScalarAttributeType.S).build())
+                .keySchema(KeySchemaElement.builder().attributeName(RecordItems.WHAT_WHERE_KEY).keyType(KeyType.HASH).build())
+                .build();
     }
 }

@@ -1,5 +1,6 @@
 package datalake.emulators;
 
+import datalake.emulators.calls.CallRecorder;
 import java.util.Set;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -55,6 +56,7 @@ public final class EmulatorsExtension implements BeforeAllCallback, ParameterRes
     private record Stopper(Emulators emulators) implements AutoCloseable {
         @Override
         public void close() {
+            CallRecorder.flush();
             emulators.close();
         }
     }

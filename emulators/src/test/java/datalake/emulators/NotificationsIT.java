@@ -16,9 +16,10 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
- * moto really delivers S3 notifications: directly to SQS, and through SNS raw and enveloped; and which
- * removals it notifies (a delete in an unversioned bucket), and which it does not (a delete marker):
- * the tests that need the others put on the queue the notification AWS sends.
+ * moto really delivers the S3 notifications of the template's stack: through SNS raw (as the template
+ * subscribes), and, as test-side changes, enveloped or straight to SQS; and which removals it notifies
+ * (a delete in an unversioned bucket), and which it does not (a delete marker in the template's versioned
+ * bucket): the tests that need the others put on the queue the notification AWS sends.
  */
 @ExtendWith(EmulatorsExtension.class)
 class NotificationsIT {
@@ -27,8 +28,8 @@ class NotificationsIT {
 
     @Test
     void objectCreatedGoesStraightToTheQueue(Emulators aws) throws Exception {
-        Deployment stack = Deployment.create(aws, ResourceNames.unique("direct"),
-                Deployment.Options.defaults().withNotificationRoute(Deployment.NotificationRoute.QUEUE));
+        DatalakeStack stack = DatalakeStack.unique(aws, "direct");
+        stack.notifyIngestQueueDirectly();
 
         String body = putAndAwait(aws, stack, "direct/file 1.txt");
 
@@ -36,9 +37,8 @@ class NotificationsIT {
     }
 
     @Test
-    void objectCreatedGoesThroughTheTopicRaw(Emulators aws) throws Exception {
-        Deployment stack = Deployment.create(aws, ResourceNames.unique("raw"),
-                Deployment.Options.defaults().withNotificationRoute(Deployment.NotificationRoute.TOPIC).withRawDelivery(true));
+    void objectCreatedGoesThroughTheTopicRawAsTheTemplateSubscribes(Emulators aws) throws Exception {
+        DatalakeStack stack = DatalakeStack.unique(aws, "raw");
 
         String body = putAndAwait(aws, stack, "raw.txt");
 
@@ -47,7 +47,8 @@ class NotificationsIT {
 
     @Test
     void objectCreatedGoesThroughTheTopicInAnSnsEnvelope(Emulators aws) throws Exception {
-        Deployment stack = Deployment.create(aws, ResourceNames.unique("enveloped"), Deployment.Options.defaults());
+        DatalakeStack stack = DatalakeStack.unique(aws, "enveloped");
+        stack.envelopeUploads();
 
         String body = putAndAwait(aws, stack, "enveloped.txt");
 
@@ -59,11 +60,11 @@ class NotificationsIT {
 
     @Test
     void aDeleteIsNotifiedAsObjectRemovedDelete(Emulators aws) throws Exception {
-        Deployment stack = Deployment.create(aws, ResourceNames.unique("removed"), Deployment.Options.defaults()
-                .withNotificationRoute(Deployment.NotificationRoute.QUEUE));
+        DatalakeStack stack = DatalakeStack.builder(aws).prefix(DatalakeStack.uniquePrefix("removed")).unversionedBucket().build();
+        stack.notifyIngestQueueDirectly();
         putAndAwait(aws, stack, "gone soon.txt");
 
-        aws.s3().deleteObject(r -> r.bucket(stack.names().bucket()).key("gone soon.txt"));
+        aws.s3().deleteObject(r -> r.bucket(stack.bucket()).key("gone soon.txt"));
 
         JsonNode record = JSON.readTree(Messages.awaitMessage(aws.sqs(), stack.ingestQueueUrl(),
                 body -> body.contains("ObjectRemoved"), Duration.ofSeconds(20)).body()).path("Records").path(0);
@@ -74,11 +75,12 @@ class NotificationsIT {
 
     @Test
     void aDeleteMarkerIsNotNotifiedByMotoThoughAwsNotifiesIt(Emulators aws) throws Exception {
-        Deployment stack = Deployment.create(aws, ResourceNames.unique("marker"), Deployment.Options.defaults()
-                .withNotificationRoute(Deployment.NotificationRoute.QUEUE).withVersioning(true));
+        // Given the template's bucket, versioned
+        DatalakeStack stack = DatalakeStack.unique(aws, "marker");
+        stack.notifyIngestQueueDirectly();
         putAndAwait(aws, stack, "marked.txt");
 
-        String marker = aws.s3().deleteObject(r -> r.bucket(stack.names().bucket()).key("marked.txt")).versionId();
+        String marker = aws.s3().deleteObject(r -> r.bucket(stack.bucket()).key("marked.txt")).versionId();
 
         assertTrue(marker != null && !marker.isEmpty(), "a versioned bucket answers the delete marker's version");
         assertTrue(aws.sqs().receiveMessage(r -> r.queueUrl(stack.ingestQueueUrl()).waitTimeSeconds(2)
@@ -86,8 +88,8 @@ class NotificationsIT {
                 "moto 5.2.5 sends no ObjectRemoved:DeleteMarkerCreated; if it starts to, the tests can use it");
     }
 
-    private static String putAndAwait(Emulators aws, Deployment stack, String key) {
-        aws.s3().putObject(r -> r.bucket(stack.names().bucket()).key(key).metadata(Map.of("datalake", METADATA)),
+    private static String putAndAwait(Emulators aws, DatalakeStack stack, String key) {
+        aws.s3().putObject(r -> r.bucket(stack.bucket()).key(key).metadata(Map.of("datalake", METADATA)),
                 RequestBody.fromString("payload"));
         // Configuring the notification also sends an s3:TestEvent first; skip it.
         Message message = Messages.awaitMessage(aws.sqs(), stack.ingestQueueUrl(),
@@ -95,11 +97,11 @@ class NotificationsIT {
         return message.body();
     }
 
-    private static void assertObjectCreated(JsonNode event, Deployment stack, String key) {
+    private static void assertObjectCreated(JsonNode event, DatalakeStack stack, String key) {
         JsonNode record = event.path("Records").path(0);
         assertTrue(record.path("eventVersion").asText().startsWith("2."), event.toString());
         assertEquals("ObjectCreated:Put", record.path("eventName").asText());
-        assertEquals(stack.names().bucket(), record.path("s3").path("bucket").path("name").asText());
+        assertEquals(stack.bucket(), record.path("s3").path("bucket").path("name").asText());
         // Keys arrive form-URL-encoded; moto also encodes '/', which AWS leaves alone: decoding handles both.
         assertEquals(key, URLDecoder.decode(record.path("s3").path("object").path("key").asText(), StandardCharsets.UTF_8));
         assertFalse(record.path("s3").path("object").path("size").isMissingNode());

@@ -60,7 +60,7 @@ class BackfillIT {
 
             // when a backfill is stopped after three pages
             AtomicInteger pages = new AtomicInteger();
-            Backfill first = new Backfill(AWS.s3(), h.ingester, Clock.systemUTC());
+            Backfill first = new Backfill(h.operator.s3(), h.ingester, Clock.systemUTC());
             Backfill.Result stopped = first.run(options, () -> pages.getAndIncrement() >= 3);
 
             // then it says so, with where to resume; what it listed is settled
@@ -70,7 +70,7 @@ class BackfillIT {
             assertEquals(stopped.listed(), stopped.indexed() + stopped.withoutMetadata() + stopped.failed());
 
             // when it is resumed after that key
-            Backfill second = new Backfill(AWS.s3(), h.ingester, Clock.systemUTC());
+            Backfill second = new Backfill(h.operator.s3(), h.ingester, Clock.systemUTC());
             Backfill.Options resume = new Backfill.Options(options.target(), stopped.resumeAfter(), options.pageSize(),
                     options.workers(), options.chunk());
             Backfill.Result rest = second.run(resume, () -> false);
@@ -89,7 +89,7 @@ class BackfillIT {
             assertEquals(13, AWS.dynamoDb().scan(r -> r.tableName(h.latestTable)).count(), "a latest entry per host");
 
             // and a second full run changes nothing (idempotent)
-            Backfill again = new Backfill(AWS.s3(), h.ingester, Clock.systemUTC());
+            Backfill again = new Backfill(h.operator.s3(), h.ingester, Clock.systemUTC());
             Backfill.Result twice = again.run(options, () -> false);
             assertEquals(valid, twice.indexed());
             assertEquals(records.size(), h.records().size());

@@ -60,7 +60,7 @@ class ReconcileIT {
             objects.put("logs/readme.txt", null);
             h.putAll(objects);
             Target target = Target.parse("s3://" + h.bucket + "/logs/");
-            new Backfill(AWS.s3(), h.ingester, Clock.systemUTC()).run(new Backfill.Options(target, null, 1000, 2, 10),
+            new Backfill(h.operator.s3(), h.ingester, Clock.systemUTC()).run(new Backfill.Options(target, null, 1000, 2, 10),
                     () -> false);
             assertEquals(Set.of(), findings(reconcile(h).run(target, false)), "a backfilled bucket has no drift");
 

@@ -3,8 +3,9 @@ package datalake.tools;
 import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.ObjectItems;
 import datalake.dynamodb.RecordItems;
+import datalake.emulators.AwsEndpoints;
+import datalake.emulators.DatalakeStack;
 import datalake.emulators.Emulators;
-import datalake.emulators.TableSchemas;
 import datalake.ingester.Ingester;
 import datalake.ingester.IngesterClients;
 import datalake.ingester.IngesterConfig;
@@ -15,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -23,13 +23,17 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * A test's bucket of objects "already there" (made without notifications: nobody ingested them), its
- * records and latest tables on DynamoDB Local, and the ingester the tools build on them.
+ * A test's stack of template.yaml whose bucket holds objects "already there" (made without its notification
+ * configuration, a test-side change: nobody ingested them), and the ingester the tools build on it, as an
+ * operator holding the template's IndexOperatorPolicy runs them (its calls are recorded for the IAM proof).
  */
 final class ToolsHarness implements AutoCloseable {
     static final String HASH = "a3e75ee4f45f676422e038f2c116d000";
     static final long START = 1_426_809_920_345L;
     final Emulators aws;
+    final DatalakeStack stack;
+    /** The emulators as an operator holding IndexOperatorPolicy signs. */
+    final AwsEndpoints operator;
     final String bucket;
     final String recordsTable;
     final String latestTable;
@@ -38,24 +42,22 @@ final class ToolsHarness implements AutoCloseable {
 
     ToolsHarness(Emulators aws, String hint) {
         this.aws = aws;
-        String unique = hint + "-" + UUID.randomUUID().toString().substring(0, 8);
-        this.bucket = "tools-" + unique;
-        this.recordsTable = "records-" + unique;
-        this.latestTable = "latest-" + unique;
-        aws.s3().createBucket(r -> r.bucket(bucket));
-        aws.dynamoDb().createTable(TableSchemas.recordsTable(recordsTable));
-        aws.dynamoDb().createTable(TableSchemas.latestTable(latestTable));
-        Map<String, String> env = new HashMap<>(aws.endpointEnvironment());
-        env.put("DATALAKE_DYNAMODB_TABLE", recordsTable);
-        env.put("DATALAKE_LATEST_TABLE", latestTable);
-        env.put("AWS_REGION", Emulators.REGION.id());
+        this.stack = DatalakeStack.builder(aws).prefix(DatalakeStack.uniquePrefix(hint)).bucketWithoutNotifications().build();
+        this.operator = stack.endpointsOf(DatalakeStack.INDEX_OPERATOR);
+        this.bucket = stack.bucket();
+        this.recordsTable = stack.recordsTable();
+        this.latestTable = stack.latestTable();
+        // The tools read the backfill function's variables (docs/DESIGN.md, "Configuration") with the
+        // operator's credentials.
+        Map<String, String> env = new HashMap<>(stack.backfill().environment());
+        env.putAll(operator.endpointEnvironment());
         this.config = IngesterConfig.forBackfill(Environment.of(env));
-        this.ingester = Ingester.forAws(config, new IngesterClients(aws.s3(), aws.dynamoDb(), null, null))
+        this.ingester = Ingester.forAws(config, new IngesterClients(operator.s3(), operator.dynamoDb(), null, null))
                 .concurrency(16).telemetry(Telemetry.discarding()).build();
     }
 
     Tools tools() {
-        return new Tools(config, new IngesterClients(aws.s3(), aws.dynamoDb(), null, null), ingester);
+        return new Tools(config, new IngesterClients(operator.s3(), operator.dynamoDb(), null, null), ingester);
     }
 
     static String metadata(String where, String id, long start) {

@@ -17,10 +17,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import datalake.dynamodb.ObjectEntry;
-import datalake.emulators.Deployment;
+import datalake.emulators.AwsEndpoints;
+import datalake.emulators.DatalakeStack;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
-import datalake.lambda.Environment;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -44,7 +44,7 @@ class BackfillHandlerIT {
 
     @Test
     void eachTaskOfTheManifestIsFollowedAndAnsweredWithItsResultCode() throws Exception {
-        try (IngesterHarness s = IngesterHarness.create(AWS, "batch-operations", Deployment.Options.defaults())) {
+        try (IngesterHarness s = IngesterHarness.create(AWS, "batch-operations")) {
             // given objects already in the bucket: two datalake files (one with '+' and a space in its key),
             // one without metadata, one with invalid metadata, and a key listed in the manifest but gone
             Map<String, String> objects = new LinkedHashMap<>();
@@ -54,7 +54,7 @@ class BackfillHandlerIT {
             objects.put("2024/05/14/invalid.log", metadata("syslog", "Bad Where", "bad", START, null, null));
             objects.forEach(s::put);
             s.receive(objects.size()).forEach(m -> s.backend.sqs().deleteMessage(
-                    r -> r.queueUrl(s.deployment.ingestQueueUrl()).receiptHandle(m.receiptHandle())));
+                    r -> r.queueUrl(s.stack.ingestQueueUrl()).receiptHandle(m.receiptHandle())));
             List<String> keys = new ArrayList<>(objects.keySet());
             keys.add("2024/05/14/gone.log");
 
@@ -68,13 +68,10 @@ class BackfillHandlerIT {
             }
 
             // when the function handles it
-            Map<String, String> env = new HashMap<>(s.deployment.environment());
-            env.putAll(s.backend.endpointEnvironment());
-            env.remove("DATALAKE_DLQ_URL");
-            env.remove("DATALAKE_REPORT_TOPIC_ARN");
-            IngesterConfig config = IngesterConfig.forBackfill(Environment.of(env));
+            IngesterConfig config = s.backfillConfig();
+            AwsEndpoints backfill = s.stack.endpointsOf(DatalakeStack.BACKFILL);
             ByteArrayOutputStream answer = new ByteArrayOutputStream();
-            try (Ingester ingester = Ingester.forAws(config, new IngesterClients(s.backend.s3(), s.backend.dynamoDb(),
+            try (Ingester ingester = Ingester.forAws(config, new IngesterClients(backfill.s3(), backfill.dynamoDb(),
                     null, null)).telemetry(Telemetry.discarding()).build()) {
                 new BackfillHandler(ingester, Clock.systemUTC()).handleRequest(
                         new ByteArrayInputStream(JSON.writeValueAsBytes(event)), answer, null);
@@ -106,20 +103,19 @@ class BackfillHandlerIT {
 
     @Test
     void aTransientFailureIsATemporaryFailureThatBatchOperationsRetries() {
-        try (IngesterHarness s = IngesterHarness.create(AWS, "batch-operations-retry", Deployment.Options.defaults())) {
+        try (IngesterHarness s = IngesterHarness.create(AWS, "batch-operations-retry")) {
             s.put("f.log", metadata("f", START, null));
             FaultInjector faults = new FaultInjector();
             faults.fail("UpdateItem");
-            Map<String, String> env = new HashMap<>(s.deployment.environment());
-            env.putAll(s.backend.endpointEnvironment());
-            IngesterConfig config = IngesterConfig.forBackfill(Environment.of(env));
-            var dynamoDb = AWS.dynamoDbClients().build(software.amazon.awssdk.services.dynamodb.DynamoDbClient.builder(),
+            IngesterConfig config = s.backfillConfig();
+            AwsEndpoints backfill = s.stack.endpointsOf(DatalakeStack.BACKFILL);
+            var dynamoDb = backfill.dynamoDbClients().build(software.amazon.awssdk.services.dynamodb.DynamoDbClient.builder(),
                     o -> o.addExecutionInterceptor(faults));
             S3BatchEventV2 event = EventLoader.loadS3BatchEventV2("events/batch/s3-batch-v2.json");
             event.setTasks(List.of(new S3BatchEventV2.Task("t", "f.log", null, s.bucket())));
 
             S3BatchResponse response;
-            try (Ingester ingester = Ingester.forAws(config, new IngesterClients(s.backend.s3(), dynamoDb, null, null))
+            try (Ingester ingester = Ingester.forAws(config, new IngesterClients(backfill.s3(), dynamoDb, null, null))
                     .telemetry(Telemetry.discarding()).build()) {
                 response = new BackfillHandler(ingester, Clock.systemUTC()).handle(event, null);
             }

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import datalake.dynamodb.ObjectEntry;
-import datalake.emulators.Deployment;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.records.Keys.WhatWhereKey;
@@ -60,7 +59,7 @@ class ConcurrentChangesIT {
 
     @Test
     void aChangeAndADeleteOfOneKeyInTwoHandlersAtOnceAlwaysEndEqualToTheBucket() throws Exception {
-        IngesterHarness s = IngesterHarness.create(AWS, "race", Deployment.Options.defaults());
+        IngesterHarness s = IngesterHarness.create(AWS, "race");
         stacks.add(s);
         long seed = Long.getLong("datalake.race.seed", System.nanoTime());
         Random random = new Random(seed);
@@ -166,7 +165,8 @@ class ConcurrentChangesIT {
     /** An ingester as Lambda builds it, every collaborator's calls delayed at random (0-15 ms, at times 90). */
     private static Ingester ingester(IngesterHarness s, Random random) {
         IngesterConfig config = s.config();
-        IngesterClients clients = new IngesterClients(s.backend.s3(), s.backend.dynamoDb(), s.backend.sns(), s.backend.sqs());
+        IngesterClients clients = new IngesterClients(s.ingesterAws.s3(), s.ingesterAws.dynamoDb(), s.ingesterAws.sns(),
+                s.ingesterAws.sqs());
         S3ObjectStore store = new S3ObjectStore(clients.s3());
         DynamoRecordsTable records = new DynamoRecordsTable(clients.dynamoDb(), config.recordsTable(), Backoff.standard());
         DynamoObjectIndex index = new DynamoObjectIndex(clients.dynamoDb(), config.recordsTable(), Backoff.standard());

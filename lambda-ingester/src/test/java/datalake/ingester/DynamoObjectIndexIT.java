@@ -12,14 +12,13 @@ import datalake.dynamodb.RecordItems;
 import datalake.dynamodb.RecordKey;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
-import datalake.emulators.TableSchemas;
+import datalake.emulators.DatalakeStack;
 import datalake.records.Metadata;
 import datalake.records.MetadataParser;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -36,8 +35,8 @@ class DynamoObjectIndexIT {
 
     @BeforeEach
     void table() {
-        table = "objects-" + UUID.randomUUID();
-        dynamoDb.createTable(TableSchemas.recordsTable(table));
+        table = DatalakeStack.builder(Emulators.shared()).prefix(DatalakeStack.uniquePrefix("objects")).tablesOnly().build()
+                .recordsTable();
         index = new DynamoObjectIndex(dynamoDb, table, Backoff.standard());
     }
 

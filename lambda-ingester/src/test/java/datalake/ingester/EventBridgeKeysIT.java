@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import datalake.emulators.Deployment;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import java.io.IOException;
@@ -60,13 +59,13 @@ class EventBridgeKeysIT {
 
     @Test
     void keysAsEventBridgeSendsThemAreIndexedAndRemoved() {
-        try (IngesterHarness s = IngesterHarness.create(AWS, "eventbridge-keys", Deployment.Options.defaults())) {
+        try (IngesterHarness s = IngesterHarness.create(AWS, "eventbridge-keys")) {
             // given objects with awkward keys, their S3 notifications drained, and the EventBridge events AWS sends
             for (int i = 0; i < KEYS.size(); i++) {
                 s.put(KEYS.get(i), metadata("eb" + i, START + i, null));
             }
             s.receive(KEYS.size()).forEach(m -> s.backend.sqs().deleteMessage(
-                    r -> r.queueUrl(s.deployment.ingestQueueUrl()).receiptHandle(m.receiptHandle())));
+                    r -> r.queueUrl(s.stack.ingestQueueUrl()).receiptHandle(m.receiptHandle())));
             KEYS.forEach(k -> s.send(eventBridge("Object Created", s.bucket(), k)));
 
             // when
@@ -74,13 +73,13 @@ class EventBridgeKeysIT {
 
             // then every one is indexed under its real key, none dead-lettered
             assertEquals(urlsOf(s, KEYS), urls(s));
-            s.assertEmpty(s.deployment.deadLetterQueueUrl());
+            s.assertEmpty(s.stack.deadLetterQueueUrl());
             s.reports(KEYS.size());
 
             // and deleting them, through EventBridge's Object Deleted, removes them all
             KEYS.forEach(k -> s.backend.s3().deleteObject(r -> r.bucket(s.bucket()).key(k)));
             s.receive(KEYS.size()).forEach(m -> s.backend.sqs().deleteMessage(
-                    r -> r.queueUrl(s.deployment.ingestQueueUrl()).receiptHandle(m.receiptHandle())));
+                    r -> r.queueUrl(s.stack.ingestQueueUrl()).receiptHandle(m.receiptHandle())));
             KEYS.forEach(k -> s.send(eventBridge("Object Deleted", s.bucket(), k)));
             assertEquals(Set.of(), s.handle(s.receive(KEYS.size())));
             assertEquals(Set.of(), urls(s));
@@ -89,26 +88,26 @@ class EventBridgeKeysIT {
 
     @Test
     void aFormEncodedKeyIsReadThroughItsDecodedReading() {
-        try (IngesterHarness s = IngesterHarness.create(AWS, "eventbridge-encoded", Deployment.Options.defaults())) {
+        try (IngesterHarness s = IngesterHarness.create(AWS, "eventbridge-encoded")) {
             List<String> keys = List.of("with space.log", "c++ notes.log", "100% done.log");
             for (int i = 0; i < keys.size(); i++) {
                 s.put(keys.get(i), metadata("enc" + i, START + i, null));
             }
             s.receive(keys.size()).forEach(m -> s.backend.sqs().deleteMessage(
-                    r -> r.queueUrl(s.deployment.ingestQueueUrl()).receiptHandle(m.receiptHandle())));
+                    r -> r.queueUrl(s.stack.ingestQueueUrl()).receiptHandle(m.receiptHandle())));
             keys.forEach(k -> s.send(eventBridge("Object Created", s.bucket(),
                     URLEncoder.encode(k, StandardCharsets.UTF_8))));
 
             assertEquals(Set.of(), s.handle(s.receive(keys.size())));
 
             assertEquals(urlsOf(s, keys), urls(s));
-            s.assertEmpty(s.deployment.deadLetterQueueUrl());
+            s.assertEmpty(s.stack.deadLetterQueueUrl());
         }
     }
 
     @Test
     void aKeyThatExistsAsSentIsNeverTakenForItsDecodedReading() {
-        try (IngesterHarness s = IngesterHarness.create(AWS, "eventbridge-both", Deployment.Options.defaults())) {
+        try (IngesterHarness s = IngesterHarness.create(AWS, "eventbridge-both")) {
             // given "a+b.log" and "a b.log", both indexed
             s.put("a+b.log", metadata("plus", START, null));
             s.put("a b.log", metadata("space", START + 1, null));
@@ -117,7 +116,7 @@ class EventBridgeKeysIT {
             // when "a+b.log" is deleted and EventBridge says so
             s.backend.s3().deleteObject(r -> r.bucket(s.bucket()).key("a+b.log"));
             s.receive(1).forEach(m -> s.backend.sqs().deleteMessage(
-                    r -> r.queueUrl(s.deployment.ingestQueueUrl()).receiptHandle(m.receiptHandle())));
+                    r -> r.queueUrl(s.stack.ingestQueueUrl()).receiptHandle(m.receiptHandle())));
             s.send(eventBridge("Object Deleted", s.bucket(), "a+b.log"));
             assertEquals(Set.of(), s.handle(s.receive(1)));
 

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.RecordItems;
-import datalake.emulators.Deployment;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.ingester.IngesterHarness.ReceivedReport;
@@ -53,18 +52,18 @@ class IndexFollowsBucketIT {
         stacks.forEach(IngesterHarness::close);
     }
 
-    private IngesterHarness stack(Deployment.Options options) {
+    private IngesterHarness stack(StackSetup options) {
         IngesterHarness stack = IngesterHarness.create(AWS, testName, options);
         stacks.add(stack);
         return stack;
     }
 
     private IngesterHarness stack() {
-        return stack(Deployment.Options.defaults());
+        return stack(StackSetup.defaults());
     }
 
     private IngesterHarness versionedStack() {
-        return stack(Deployment.Options.defaults().withVersioning(true));
+        return stack(StackSetup.defaults().withVersions());
     }
 
     /** Handles the next {@code count} notifications in one batch; nothing may come back. */
@@ -222,7 +221,7 @@ class IndexFollowsBucketIT {
         // then nothing is indexed, nothing is dead-lettered, and the creation's report says why
         assertEquals(List.of(), s.records());
         assertNull(s.latest("syslog", "webserver02"));
-        s.assertEmpty(s.deployment.deadLetterQueueUrl());
+        s.assertEmpty(s.stack.deadLetterQueueUrl());
         List<ReceivedReport> reports = s.reports(2);
         ReceivedReport late = reports.stream().filter(r -> r.report().message().contains("no longer exists"))
                 .findFirst().orElseThrow(() -> new AssertionError(reports.toString()));
@@ -241,7 +240,7 @@ class IndexFollowsBucketIT {
         s.reports(1);
         s.backend.s3().deleteObject(r -> r.bucket(s.bucket()).key("expiring.log"));
         Message delete = s.receive(1).get(0);
-        s.backend.sqs().deleteMessage(r -> r.queueUrl(s.deployment.ingestQueueUrl()).receiptHandle(delete.receiptHandle()));
+        s.backend.sqs().deleteMessage(r -> r.queueUrl(s.stack.ingestQueueUrl()).receiptHandle(delete.receiptHandle()));
         s.notify("LifecycleExpiration:Delete", "expiring.log", "0055AED6DCD9028A00");
 
         // when
@@ -277,7 +276,7 @@ class IndexFollowsBucketIT {
         assertEquals(1, reports.stream().filter(r -> !r.report().records().isEmpty()).count());
         assertTrue(reports.stream().allMatch(r -> "remove".equals(r.action())
                 && r.report().status() == StatusReport.Status.SUCCESS));
-        s.assertEmpty(s.deployment.deadLetterQueueUrl());
+        s.assertEmpty(s.stack.deadLetterQueueUrl());
     }
 
     @Test
@@ -285,11 +284,11 @@ class IndexFollowsBucketIT {
         // given a record written as before this change: no per-object item
         IngesterHarness s = stack();
         s.put("legacy.log", metadata("legacy", START, null));
-        s.receive(1).forEach(m -> s.backend.sqs().deleteMessage(r -> r.queueUrl(s.deployment.ingestQueueUrl())
+        s.receive(1).forEach(m -> s.backend.sqs().deleteMessage(r -> r.queueUrl(s.stack.ingestQueueUrl())
                 .receiptHandle(m.receiptHandle())));
         Record legacy = new RecordFactory().records(MetadataParser.parse(metadata("legacy", START, null)),
                 s.url("legacy.log"), 1_000L, 10).get(0);
-        s.backend.dynamoDb().putItem(r -> r.tableName(s.deployment.names().recordsTable()).item(RecordItems.toItem(legacy)));
+        s.backend.dynamoDb().putItem(r -> r.tableName(s.stack.recordsTable()).item(RecordItems.toItem(legacy)));
 
         // when it is deleted
         s.delete("legacy.log");
@@ -311,7 +310,7 @@ class IndexFollowsBucketIT {
         ingest(s, 1);
 
         List<Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue>> index = new ArrayList<>();
-        s.backend.dynamoDb().scanPaginator(r -> r.tableName(s.deployment.names().recordsTable())
+        s.backend.dynamoDb().scanPaginator(r -> r.tableName(s.stack.recordsTable())
                 .indexName(RecordItems.WORK_ID_INDEX)).items().forEach(index::add);
         assertEquals(1, index.size());
         assertEquals("webserver02:job", index.get(0).get(RecordItems.RANGE_KEY).s());

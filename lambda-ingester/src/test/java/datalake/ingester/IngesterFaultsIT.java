@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-import datalake.emulators.Deployment;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.ingester.IngesterHarness.ReceivedReport;
@@ -53,7 +52,7 @@ class IngesterFaultsIT {
     }
 
     private IngesterHarness stack(String hint) {
-        IngesterHarness s = IngesterHarness.create(Emulators.shared(), hint, Deployment.Options.defaults());
+        IngesterHarness s = IngesterHarness.create(Emulators.shared(), hint);
         closing.add(s);
         return s;
     }
@@ -61,7 +60,7 @@ class IngesterFaultsIT {
     /** The AWS ingester on the given DynamoDB and SNS clients, logging into {@code s.logLines}. */
     private Ingester ingester(IngesterHarness s, DynamoDbClient dynamoDb, SnsClient sns) {
         IngesterConfig config = s.config();
-        Ingester ingester = Ingester.forAws(config, new IngesterClients(AWS.s3(), dynamoDb, sns, AWS.sqs()))
+        Ingester ingester = Ingester.forAws(config, new IngesterClients(s.ingesterAws.s3(), dynamoDb, sns, s.ingesterAws.sqs()))
                 .telemetry(new Telemetry(s.logLines::add, Clock.systemUTC()))
                 .functionName("ingester-faults-it")
                 .build();
@@ -84,7 +83,7 @@ class IngesterFaultsIT {
                 .getBatchItemFailures().stream().map(f -> f.getItemIdentifier()).collect(Collectors.toSet());
         for (Message m : batch) {
             if (!failed.contains(m.messageId())) {
-                AWS.sqs().deleteMessage(r -> r.queueUrl(s.deployment.ingestQueueUrl()).receiptHandle(m.receiptHandle()));
+                AWS.sqs().deleteMessage(r -> r.queueUrl(s.stack.ingestQueueUrl()).receiptHandle(m.receiptHandle()));
             }
         }
         return failed;
@@ -95,10 +94,10 @@ class IngesterFaultsIT {
         // given a table whose every BatchWriteItem answers all its items as UnprocessedItems
         IngesterHarness s = stack("throttle-persists");
         Throttle throttle = new Throttle(Integer.MAX_VALUE);
-        DynamoDbClient throttled = AWS.dynamoDbClients().build(DynamoDbClient.builder(),
+        DynamoDbClient throttled = s.ingesterAws.dynamoDbClients().build(DynamoDbClient.builder(),
                 o -> o.addExecutionInterceptor(throttle));
         closing.add(throttled);
-        Ingester ingester = ingester(s, throttled, AWS.sns());
+        Ingester ingester = ingester(s, throttled, s.ingesterAws.sns());
         s.put("busy.log", metadata("busy", START, null));
         List<Message> batch = s.receive(1);
 
@@ -112,8 +111,8 @@ class IngesterFaultsIT {
         assertTrue(throttle.calls.get() >= 3, "retried several times: " + throttle.calls.get());
         assertTrue(tookMillis < 2_000, "stopped inside the budget: " + tookMillis + " ms");
         assertTrue(s.logLines.stream().anyMatch(l -> l.contains("\"error_kind\":\"TimeBudget\"")), String.join("\n", s.logLines));
-        s.assertEmpty(s.deployment.reportInspectionQueueUrl());
-        s.assertEmpty(s.deployment.deadLetterQueueUrl());
+        s.assertEmpty(s.reportQueueUrl);
+        s.assertEmpty(s.stack.deadLetterQueueUrl());
 
         // when the throttling ends and SQS delivers the message again
         throttle.remaining.set(0);
@@ -123,20 +122,20 @@ class IngesterFaultsIT {
         // then the file is indexed once and reported once
         assertEquals(List.of("busy"), s.records().stream().map(r -> r.metadata().id()).toList());
         assertEquals(StatusReport.Status.SUCCESS, s.reports(1).get(0).report().status());
-        s.assertEmpty(s.deployment.ingestQueueUrl());
+        s.assertEmpty(s.stack.ingestQueueUrl());
     }
 
     @Test
     void throttlingThatPassesIsAbsorbedByTheBackoffInOneInvocation() {
         IngesterHarness s = stack("throttle-passes");
         Throttle throttle = new Throttle(3);
-        DynamoDbClient throttled = AWS.dynamoDbClients().build(DynamoDbClient.builder(),
+        DynamoDbClient throttled = s.ingesterAws.dynamoDbClients().build(DynamoDbClient.builder(),
                 o -> o.addExecutionInterceptor(throttle));
         closing.add(throttled);
         s.put("a.log", metadata("a", START, null));
         s.put("b.log", metadata("b", START, null));
 
-        Set<String> retried = invoke(s, ingester(s, throttled, AWS.sns()), s.receive(2), Duration.ofSeconds(10));
+        Set<String> retried = invoke(s, ingester(s, throttled, s.ingesterAws.sns()), s.receive(2), Duration.ofSeconds(10));
 
         assertEquals(Set.of(), retried);
         assertEquals(4, throttle.calls.get(), "three throttled answers, then the write");
@@ -151,21 +150,21 @@ class IngesterFaultsIT {
         FaultInjector faults = new FaultInjector();
         faults.fail("PublishBatch");
         faults.fail("Publish");
-        SnsClient sns = AWS.s3Clients().build(SnsClient.builder(),
+        SnsClient sns = s.ingesterAws.s3Clients().build(SnsClient.builder(),
                 o -> o.addExecutionInterceptor(faults).retryStrategy(RetryMode.STANDARD));
         closing.add(sns);
         s.put("f.log", metadata("f", START, null));
         s.put("g.log", metadata("g", START, null));
 
         // when
-        Set<String> retried = invoke(s, ingester(s, AWS.dynamoDb(), sns), s.receive(2), Duration.ofSeconds(30));
+        Set<String> retried = invoke(s, ingester(s, s.ingesterAws.dynamoDb(), sns), s.receive(2), Duration.ofSeconds(30));
 
         // then both records are written once, no message comes back for the report alone
         assertEquals(Set.of(), retried);
         assertTrue(faults.injected.get() > 0);
         assertEquals(List.of("f", "g"), s.records().stream().map(r -> r.metadata().id()).sorted().toList());
-        s.assertEmpty(s.deployment.ingestQueueUrl());
-        s.assertEmpty(s.deployment.reportInspectionQueueUrl());
+        s.assertEmpty(s.stack.ingestQueueUrl());
+        s.assertEmpty(s.reportQueueUrl);
         // and the failure is logged for each message and counted in the metrics
         assertEquals(2, s.logLines.stream().filter(l -> l.contains("report not published")).count(), String.join("\n", s.logLines));
         assertTrue(s.logLines.stream().anyMatch(l -> l.contains("\"ReportsFailed\":2")), String.join("\n", s.logLines));
@@ -191,8 +190,8 @@ class IngesterFaultsIT {
         List<ReceivedReport> reports = s.reports(3);
         assertEquals(1, reports.stream().map(r -> r.report().records()).distinct().count());
         assertTrue(reports.stream().allMatch(r -> r.report().status() == StatusReport.Status.SUCCESS));
-        s.assertEmpty(s.deployment.deadLetterQueueUrl());
-        s.assertEmpty(s.deployment.ingestQueueUrl());
+        s.assertEmpty(s.stack.deadLetterQueueUrl());
+        s.assertEmpty(s.stack.ingestQueueUrl());
         assertEquals("once", s.latest("syslog", "webserver02").metadata().id());
     }
 
@@ -220,7 +219,7 @@ class IngesterFaultsIT {
         s.records().forEach(r -> urlById.put(r.metadata().id(), r.url()));
         assertEquals(Map.of("b", "s3://" + s.bucket() + "/other.log", "c", "s3://" + s.bucket() + "/k.log"), urlById);
         assertEquals(4, s.reports(4).size());
-        s.assertEmpty(s.deployment.deadLetterQueueUrl());
+        s.assertEmpty(s.stack.deadLetterQueueUrl());
     }
 
     /** Answers BatchWriteItem with every item unprocessed, {@code remaining} times, as a throttled table does. */

@@ -9,8 +9,7 @@ import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.ObjectItems;
 import datalake.dynamodb.RecordItems;
 import datalake.emulators.AwsEndpoints;
-import datalake.emulators.Deployment;
-import datalake.emulators.ResourceNames;
+import datalake.emulators.DatalakeStack;
 import datalake.emulators.SqsMessages;
 import datalake.records.DatalakeJson;
 import datalake.records.Record;
@@ -33,10 +32,12 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
- * One test's datalake resources on emulators (or LocalStack), and what a test does with it: put objects, take
- * the notifications S3 delivered from the ingest queue, invoke the handler with them as Lambda's SQS
+ * One test's stack of template.yaml on emulators (or LocalStack), and what a test does with it: put objects,
+ * take the notifications S3 delivered from the ingest queue, invoke the handler with them as Lambda's SQS
  * poller would (deleting what the handler acknowledged), then read the table, the latest table, the
- * reports (from a raw SQS subscription to the report topic) and the DLQ.
+ * reports (from a raw SQS subscription to the report topic, a test-side addition) and the DLQ. The
+ * handler's clients sign as the ingester's role ({@link #ingesterAws}), so its calls are recorded for the
+ * IAM proof; the harness's own reads use the backend's.
  */
 final class IngesterHarness implements AutoCloseable {
     private static final Duration RECEIVE_TIMEOUT = Duration.ofSeconds(20);
@@ -44,37 +45,52 @@ final class IngesterHarness implements AutoCloseable {
     private static final int REMAINING_MILLIS = 60_000;
 
     final AwsEndpoints backend;
-    final Deployment deployment;
+    final DatalakeStack stack;
+    /** The emulators as the ingester's role signs. */
+    final AwsEndpoints ingesterAws;
+    /** The test-side queue the report topic delivers to, raw. */
+    final String reportQueueUrl;
     final List<String> logLines = Collections.synchronizedList(new ArrayList<>());
     private final List<Ingester> ingesters = new ArrayList<>();
 
-    private IngesterHarness(AwsEndpoints backend, Deployment deployment) {
+    private IngesterHarness(AwsEndpoints backend, DatalakeStack stack) {
         this.backend = backend;
-        this.deployment = deployment;
+        this.stack = stack;
+        this.ingesterAws = stack.endpointsOf(DatalakeStack.INGESTER);
+        this.reportQueueUrl = stack.subscribeReportQueue();
     }
 
-    static IngesterHarness create(AwsEndpoints backend, String hint, Deployment.Options options) {
-        return new IngesterHarness(backend, Deployment.create(backend, ResourceNames.unique(hint), options));
+    static IngesterHarness create(AwsEndpoints backend, String hint, StackSetup setup) {
+        return new IngesterHarness(backend, setup.build(DatalakeStack.builder(backend).prefix(DatalakeStack.uniquePrefix(hint))));
+    }
+
+    static IngesterHarness create(AwsEndpoints backend, String hint) {
+        return create(backend, hint, StackSetup.defaults());
     }
 
     String bucket() {
-        return deployment.names().bucket();
+        return stack.bucket();
     }
 
-    /** DATALAKE_* of this deployment, the backend's endpoints, and {@code changes} applied. */
+    /** The ingester's environment as the template gives it (endpoints and role included), {@code changes} applied. */
     IngesterConfig config(UnaryOperator<Map<String, String>> changes) {
-        Map<String, String> env = new HashMap<>(deployment.environment());
-        env.putAll(backend.endpointEnvironment());
+        Map<String, String> env = new HashMap<>(stack.ingester().environment());
         return IngesterConfig.fromEnvironment(changes.apply(env));
+    }
+
+    /** The backfill function's environment as the template gives it. */
+    IngesterConfig backfillConfig() {
+        return IngesterConfig.forBackfill(datalake.lambda.Environment.of(stack.backfill().environment()));
     }
 
     IngesterConfig config() {
         return config(env -> env);
     }
 
-    /** The handler as Lambda builds it ({@link Ingester#forAws}), on given clients, its logs kept here. */
+    /** The handler as Lambda builds it ({@link Ingester#forAws}), on the role's clients and this DynamoDB client. */
     IngesterHandler handler(IngesterConfig config, DynamoDbClient dynamoDb) {
-        Ingester ingester = Ingester.forAws(config, new IngesterClients(backend.s3(), dynamoDb, backend.sns(), backend.sqs()))
+        Ingester ingester = Ingester.forAws(config, new IngesterClients(ingesterAws.s3(), dynamoDb, ingesterAws.sns(),
+                        ingesterAws.sqs()))
                 .telemetry(new Telemetry(logLines::add, Clock.systemUTC()))
                 .functionName("ingester-it")
                 .build();
@@ -83,7 +99,7 @@ final class IngesterHarness implements AutoCloseable {
     }
 
     IngesterHandler handler() {
-        return handler(config(), backend.dynamoDb());
+        return handler(config(), ingesterAws.dynamoDb());
     }
 
     /** Uploads an object with the datalake metadata (or none, when null). */
@@ -96,12 +112,12 @@ final class IngesterHarness implements AutoCloseable {
 
     /** Sends a body to the ingest queue directly (a notification S3 would never send). */
     void send(String body) {
-        backend.sqs().sendMessage(r -> r.queueUrl(deployment.ingestQueueUrl()).messageBody(body));
+        backend.sqs().sendMessage(r -> r.queueUrl(stack.ingestQueueUrl()).messageBody(body));
     }
 
     /** The next {@code count} notifications on the ingest queue; S3's test events are deleted on the way. */
     List<Message> receive(int count) {
-        return receive(deployment.ingestQueueUrl(), count, true);
+        return receive(stack.ingestQueueUrl(), count, true);
     }
 
     /**
@@ -117,7 +133,7 @@ final class IngesterHarness implements AutoCloseable {
         send(TestFiles.event("s3/test-event.json"));
         Message fallback = findTestEvent(RECEIVE_TIMEOUT);
         if (fallback == null) {
-            throw new AssertionError("no s3:TestEvent arrived on " + deployment.ingestQueueUrl());
+            throw new AssertionError("no s3:TestEvent arrived on " + stack.ingestQueueUrl());
         }
         return fallback;
     }
@@ -125,7 +141,7 @@ final class IngesterHarness implements AutoCloseable {
     private Message findTestEvent(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            for (Message message : receiveOnce(deployment.ingestQueueUrl(), 10)) {
+            for (Message message : receiveOnce(stack.ingestQueueUrl(), 10)) {
                 if (isTestEvent(message)) {
                     return message;
                 }
@@ -137,7 +153,7 @@ final class IngesterHarness implements AutoCloseable {
     /** Makes messages the handler gave back visible again at once (SQS would after the visibility timeout). */
     void expireVisibility(List<Message> messages) {
         for (Message message : messages) {
-            backend.sqs().changeMessageVisibility(r -> r.queueUrl(deployment.ingestQueueUrl())
+            backend.sqs().changeMessageVisibility(r -> r.queueUrl(stack.ingestQueueUrl())
                     .receiptHandle(message.receiptHandle()).visibilityTimeout(0));
         }
     }
@@ -147,7 +163,7 @@ final class IngesterHarness implements AutoCloseable {
         SQSEvent event = new SQSEvent();
         List<SQSEvent.SQSMessage> records = new ArrayList<>();
         for (Message message : messages) {
-            records.add(SqsMessages.toLambda(message, deployment.ingestQueueArn(), deployment.names().region()));
+            records.add(SqsMessages.toLambda(message, stack.ingestQueueArn(), stack.region()));
         }
         event.setRecords(records);
         SQSBatchResponse response = handler.handleRequest(event, IngesterHandlerTest.context(REMAINING_MILLIS));
@@ -155,7 +171,7 @@ final class IngesterHarness implements AutoCloseable {
         response.getBatchItemFailures().forEach(f -> failed.add(f.getItemIdentifier()));
         for (Message message : messages) {
             if (!failed.contains(message.messageId())) {
-                backend.sqs().deleteMessage(r -> r.queueUrl(deployment.ingestQueueUrl()).receiptHandle(message.receiptHandle()));
+                backend.sqs().deleteMessage(r -> r.queueUrl(stack.ingestQueueUrl()).receiptHandle(message.receiptHandle()));
             }
         }
         return failed;
@@ -197,14 +213,14 @@ final class IngesterHarness implements AutoCloseable {
 
     List<Map<String, AttributeValue>> allItems() {
         List<Map<String, AttributeValue>> items = new ArrayList<>();
-        backend.dynamoDb().scanPaginator(r -> r.tableName(deployment.names().recordsTable()).consistentRead(true))
+        backend.dynamoDb().scanPaginator(r -> r.tableName(stack.recordsTable()).consistentRead(true))
                 .items().forEach(items::add);
         return items;
     }
 
     /** The per-object entry of an object, or null. */
     ObjectEntry objectEntry(String key) {
-        Map<String, AttributeValue> item = backend.dynamoDb().getItem(r -> r.tableName(deployment.names().recordsTable())
+        Map<String, AttributeValue> item = backend.dynamoDb().getItem(r -> r.tableName(stack.recordsTable())
                 .key(ObjectItems.key(url(key))).consistentRead(true)).item();
         return item == null || item.isEmpty() ? null : ObjectItems.fromItem(item);
     }
@@ -222,7 +238,7 @@ final class IngesterHarness implements AutoCloseable {
 
     /** The latest table's record of what:where, or null. */
     Record latest(String what, String where) {
-        Map<String, AttributeValue> item = backend.dynamoDb().getItem(r -> r.tableName(deployment.names().latestTable())
+        Map<String, AttributeValue> item = backend.dynamoDb().getItem(r -> r.tableName(stack.latestTable())
                 .key(Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS(what + ":" + where))).consistentRead(true))
                 .item();
         return item == null || item.isEmpty() ? null : RecordItems.fromItem(item);
@@ -231,7 +247,7 @@ final class IngesterHarness implements AutoCloseable {
     /** The next {@code count} status reports, with their SNS attributes (delivered raw, as SQS attributes). */
     List<ReceivedReport> reports(int count) {
         List<ReceivedReport> reports = new ArrayList<>();
-        for (Message message : receive(deployment.reportInspectionQueueUrl(), count, false)) {
+        for (Message message : receive(reportQueueUrl, count, false)) {
             Map<String, String> attributes = new HashMap<>();
             message.messageAttributes().forEach((k, v) -> attributes.put(k, v.stringValue()));
             String action = null;
@@ -247,7 +263,7 @@ final class IngesterHarness implements AutoCloseable {
 
     /** The next {@code count} dead letters, with their attributes. */
     List<Message> deadLetters(int count) {
-        return receive(deployment.deadLetterQueueUrl(), count, false);
+        return receive(stack.deadLetterQueueUrl(), count, false);
     }
 
     /**

@@ -5,7 +5,7 @@ import static datalake.ingester.TestFiles.metadata;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import datalake.emulators.AwsEndpoints;
-import datalake.emulators.Deployment;
+import datalake.emulators.DatalakeStack;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.ingester.IngesterHarness.ReceivedReport;
@@ -32,7 +32,7 @@ class IngesterIT extends IngesterScenarios {
     void dynamoDbStoppedForAMomentSendsTheBatchBackAndNothingIsLost() {
         // given an upload, and DynamoDB Local stopped
         IngesterHarness s = stack();
-        DynamoDbClient dynamoDb = AWS.dynamoDbClients().build(DynamoDbClient.builder(),
+        DynamoDbClient dynamoDb = s.ingesterAws.dynamoDbClients().build(DynamoDbClient.builder(),
                 o -> o.retryStrategy(RetryMode.STANDARD));
         IngesterHandler handler = s.handler(s.config(), dynamoDb);
         s.put("f.log", metadata("f", START, null));
@@ -48,10 +48,10 @@ class IngesterIT extends IngesterScenarios {
 
         // then the message comes back, and no report claims anything
         assertEquals(Set.of(batch.get(0).messageId()), retried);
-        s.assertEmpty(s.deployment.reportInspectionQueueUrl());
+        s.assertEmpty(s.reportQueueUrl);
 
         // when DynamoDB is back (empty: DynamoDB Local keeps tables in memory) and SQS redelivers
-        Deployment.create(AWS, s.deployment.names(), s.deployment.options());
+        DatalakeStack.builder(AWS).prefix(s.stack.prefix()).tablesOnly().build();
         s.expireVisibility(batch);
         assertEquals(Set.of(), s.handle(handler, s.receive(1)));
 

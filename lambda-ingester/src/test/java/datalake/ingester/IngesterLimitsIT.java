@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.RecordItems;
-import datalake.emulators.Deployment;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.ingester.IngesterHarness.ReceivedReport;
@@ -62,7 +61,7 @@ class IngesterLimitsIT {
     @CsvSource({"where, 257", "what, 257", "work_id, 257", "id, 129"})
     void aValueOverItsLimitIsDeadLetteredAloneAsInvalidMetadata(String field, int length) {
         // given nine good uploads and one whose field is one character over its limit
-        try (IngesterHarness s = IngesterHarness.create(AWS, "limits", Deployment.Options.defaults())) {
+        try (IngesterHarness s = IngesterHarness.create(AWS, "limits")) {
             for (int i = 0; i < 9; i++) {
                 s.put("good-" + i + ".log", metadata("good" + i, START + i, null));
             }
@@ -92,8 +91,8 @@ class IngesterLimitsIT {
                     .map(r -> r.report().message()).toList();
             assertEquals(1, errors.size());
             assertTrue(errors.get(0).contains("'" + field + "'") && errors.get(0).contains(limit), errors.get(0));
-            s.assertEmpty(s.deployment.deadLetterQueueUrl());
-            s.assertEmpty(s.deployment.ingestQueueUrl());
+            s.assertEmpty(s.stack.deadLetterQueueUrl());
+            s.assertEmpty(s.stack.ingestQueueUrl());
         }
     }
 
@@ -107,7 +106,7 @@ class IngesterLimitsIT {
         String longId = "\u20ac".repeat(MetadataRules.MAX_ID_LENGTH);
         String otherId = "\u20ac".repeat(MetadataRules.MAX_ID_LENGTH - 1) + "x";
         long end = START + 3 * DAY;
-        try (IngesterHarness s = IngesterHarness.create(AWS, "longest", Deployment.Options.defaults())) {
+        try (IngesterHarness s = IngesterHarness.create(AWS, "longest")) {
             s.put("longest.log", longest(what, where, longId, START, end, workId));
             s.put("longest-no-work.log", longest(what, where, otherId, START + DAY, null, null));
 
@@ -116,7 +115,7 @@ class IngesterLimitsIT {
 
             // then both are indexed, none dead-lettered
             assertEquals(Set.of(), retried);
-            s.assertEmpty(s.deployment.deadLetterQueueUrl());
+            s.assertEmpty(s.stack.deadLetterQueueUrl());
             assertTrue(s.reports(2).stream().allMatch(r -> r.report().status() == StatusReport.Status.SUCCESS));
             List<Record> records = s.recordsOf("longest.log");
             assertEquals(4, records.size());
@@ -196,7 +195,7 @@ class IngesterLimitsIT {
             UnaryOperator<QueryRequest.Builder> request) {
         List<Map<String, AttributeValue>> items = new ArrayList<>();
         s.backend.dynamoDb().queryPaginator(request.apply(QueryRequest.builder()
-                .tableName(s.deployment.names().recordsTable())).build()).items().forEach(items::add);
+                .tableName(s.stack.recordsTable())).build()).items().forEach(items::add);
         return items;
     }
 }

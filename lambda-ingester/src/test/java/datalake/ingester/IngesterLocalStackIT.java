@@ -117,6 +117,12 @@ class IngesterLocalStackIT extends IngesterScenarios {
             return clients;
         }
 
+        /** LocalStack's default account: the ARNs it answers with. */
+        @Override
+        public String accountId() {
+            return "000000000000";
+        }
+
         @Override
         public SdkClientFactory s3Clients() {
             return clients;

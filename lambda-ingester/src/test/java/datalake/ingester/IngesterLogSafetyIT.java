@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import datalake.emulators.Deployment;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import java.util.List;
@@ -49,7 +48,7 @@ class IngesterLogSafetyIT {
     @Test
     void logsAreJsonLinesWithoutMetadataValuesOrContent() throws Exception {
         // given files whose path, hash, work_id and content are distinctive, some made to break lines
-        stack = IngesterHarness.create(Emulators.shared(), "log-safety", Deployment.Options.defaults());
+        stack = IngesterHarness.create(Emulators.shared(), "log-safety");
         put("good.log", metadata("web", "good", PATH, WORK_ID));
         put("bad-where.log", metadata("Evil\\n{\\\"forged\\\":1}\\\"", "badwhere", PATH, WORK_ID));
         put("bad-id.log", metadata("web", "bad id\\n{\\\"forged\\\":1}", PATH, WORK_ID));

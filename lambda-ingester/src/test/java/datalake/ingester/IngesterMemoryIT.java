@@ -6,7 +6,6 @@ import static datalake.ingester.TestFiles.metadata;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import datalake.emulators.Deployment;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import java.lang.management.ManagementFactory;
@@ -33,7 +32,7 @@ class IngesterMemoryIT {
         // given a JVM whose heap is capped at 128 MB
         long maxHeap = Runtime.getRuntime().maxMemory();
         assertTrue(maxHeap <= 128 * MB, "this test must run with -Xmx128m, not with " + maxHeap / MB + " MB");
-        try (IngesterHarness s = IngesterHarness.create(Emulators.shared(), "memory", Deployment.Options.defaults())) {
+        try (IngesterHarness s = IngesterHarness.create(Emulators.shared(), "memory")) {
             // and ten uploads of files spanning 30 day buckets each
             for (int i = 0; i < 10; i++) {
                 s.put("month-" + i + ".log", metadata("syslog", "webserver" + i, "month" + i, START,

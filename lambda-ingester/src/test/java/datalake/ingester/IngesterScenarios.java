@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import datalake.emulators.AwsEndpoints;
-import datalake.emulators.Deployment.NotificationRoute;
-import datalake.emulators.Deployment;
 import datalake.ingester.IngesterHarness.ReceivedReport;
 import datalake.records.Record;
 import datalake.records.StatusReport;
@@ -56,14 +54,14 @@ abstract class IngesterScenarios {
         stacks.forEach(IngesterHarness::close);
     }
 
-    IngesterHarness stack(Deployment.Options options) {
+    IngesterHarness stack(StackSetup options) {
         IngesterHarness stack = IngesterHarness.create(backend(), testName, options);
         stacks.add(stack);
         return stack;
     }
 
     IngesterHarness stack() {
-        return stack(Deployment.Options.defaults());
+        return stack(StackSetup.defaults());
     }
 
     static long millis(HeadObjectResponse head) {
@@ -72,14 +70,14 @@ abstract class IngesterScenarios {
 
     static Stream<Arguments> routes() {
         return Stream.of(
-                Arguments.of("S3 -> SNS (envelope) -> SQS", Deployment.Options.defaults()),
-                Arguments.of("S3 -> SNS (raw) -> SQS", Deployment.Options.defaults().withRawDelivery(true)),
-                Arguments.of("S3 -> SQS", Deployment.Options.defaults().withNotificationRoute(NotificationRoute.QUEUE)));
+                Arguments.of("S3 -> SNS (envelope) -> SQS", StackSetup.defaults().withRoute(StackSetup.Route.TOPIC_ENVELOPED)),
+                Arguments.of("S3 -> SNS (raw) -> SQS", StackSetup.defaults()),
+                Arguments.of("S3 -> SQS", StackSetup.defaults().withRoute(StackSetup.Route.QUEUE)));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("routes")
-    void aFileInOneBucketIsIndexedThroughEveryRoute(String route, Deployment.Options options) {
+    void aFileInOneBucketIsIndexedThroughEveryRoute(String route, StackSetup options) {
         // given a file of one hour, uploaded
         IngesterHarness s = stack(options);
         HeadObjectResponse head = s.put("2024/05/14/one.log", metadata("f1", START, START + HOUR));
@@ -105,8 +103,8 @@ abstract class IngesterScenarios {
         assertEquals(Map.of("status", "success", "what", "syslog", "action", "index"), report.attributes());
         assertEquals("index", report.action());
         // and the message is gone from the queue, nothing dead-lettered
-        s.assertEmpty(s.deployment.ingestQueueUrl());
-        s.assertEmpty(s.deployment.deadLetterQueueUrl());
+        s.assertEmpty(s.stack.ingestQueueUrl());
+        s.assertEmpty(s.stack.deadLetterQueueUrl());
     }
 
     @Test
@@ -267,7 +265,7 @@ abstract class IngesterScenarios {
         }
         assertEquals(Map.of("MissingMetadata", 1, "InvalidMetadata", 1, "UnsupportedTimeRange", 1, "NoSuchBucket", 1,
                 "BadJson", 1, "BadNotification", 1, "UnsupportedS3Event", 1), kinds);
-        s.assertEmpty(s.deployment.deadLetterQueueUrl());
+        s.assertEmpty(s.stack.deadLetterQueueUrl());
         // and reported: two successes (the object already gone says so) and seven errors, each with its reason
         List<ReceivedReport> reports = s.reports(9);
         assertEquals(7, reports.stream().filter(r -> r.report().status() == StatusReport.Status.ERROR
@@ -286,7 +284,7 @@ abstract class IngesterScenarios {
         // given DynamoDB unreachable for BatchWriteItem (an SDK interceptor refuses the connection)
         IngesterHarness s = stack();
         FaultInjector faults = new FaultInjector();
-        DynamoDbClient flaky = backend().dynamoDbClients().build(DynamoDbClient.builder(),
+        DynamoDbClient flaky = s.ingesterAws.dynamoDbClients().build(DynamoDbClient.builder(),
                 o -> o.addExecutionInterceptor(faults).retryStrategy(RetryMode.STANDARD));
         IngesterHandler handler = s.handler(s.config(), flaky);
         s.put("good.log", metadata("good", START, null));
@@ -316,8 +314,8 @@ abstract class IngesterScenarios {
         // then it is indexed and reported once
         assertEquals(List.of("good"), s.records().stream().map(r -> r.metadata().id()).toList());
         assertEquals(StatusReport.Status.SUCCESS, s.reports(1).get(0).report().status());
-        s.assertEmpty(s.deployment.reportInspectionQueueUrl());
-        s.assertEmpty(s.deployment.ingestQueueUrl());
+        s.assertEmpty(s.reportQueueUrl);
+        s.assertEmpty(s.stack.ingestQueueUrl());
         flaky.close();
     }
 
@@ -358,7 +356,7 @@ abstract class IngesterScenarios {
         IngesterHandler handler = s.handler(s.config(env -> {
             env.put("DATALAKE_RETENTION_DAYS", "30");
             return env;
-        }), backend().dynamoDb());
+        }), s.ingesterAws.dynamoDb());
         s.put("kept.log", metadata("kept", START, START + DAY));
 
         assertEquals(Set.of(), s.handle(handler, s.receive(1)));
@@ -376,7 +374,7 @@ abstract class IngesterScenarios {
         IngesterHandler handler = s.handler(s.config(env -> {
             env.put("DATALAKE_REPORT_TOPIC_ARN", "arn:aws:sns:us-east-1:000000000000:no-such-topic");
             return env;
-        }), backend().dynamoDb());
+        }), s.ingesterAws.dynamoDb());
         s.put("f.log", metadata("f", START, null));
 
         // when
@@ -385,7 +383,7 @@ abstract class IngesterScenarios {
         // then the message is acknowledged with its record written once; the failure is logged
         assertEquals(Set.of(), retried);
         assertEquals(1, s.records().size());
-        s.assertEmpty(s.deployment.ingestQueueUrl());
+        s.assertEmpty(s.stack.ingestQueueUrl());
         assertTrue(s.logLines.stream().anyMatch(l -> l.contains("report not published")), String.join("\n", s.logLines));
         assertTrue(s.logLines.stream().anyMatch(l -> l.contains("\"ReportsFailed\":1")));
     }
@@ -395,9 +393,9 @@ abstract class IngesterScenarios {
         // given a DLQ URL that names no queue
         IngesterHarness s = stack();
         IngesterHandler handler = s.handler(s.config(env -> {
-            env.put("DATALAKE_DLQ_URL", s.deployment.deadLetterQueueUrl() + "-missing");
+            env.put("DATALAKE_DLQ_URL", s.stack.deadLetterQueueUrl() + "-missing");
             return env;
-        }), backend().dynamoDb());
+        }), s.ingesterAws.dynamoDb());
         s.send("not JSON at all");
 
         // when
@@ -406,7 +404,7 @@ abstract class IngesterScenarios {
 
         // then SQS keeps it (its redrive policy will move it), and no report pretends it was settled
         assertEquals(Set.of(batch.get(0).messageId()), retried);
-        s.assertEmpty(s.deployment.reportInspectionQueueUrl());
+        s.assertEmpty(s.reportQueueUrl);
     }
 
     @Test

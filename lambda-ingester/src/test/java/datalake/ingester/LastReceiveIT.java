@@ -5,7 +5,6 @@ import static datalake.ingester.TestFiles.metadata;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import datalake.emulators.Deployment;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.ingester.IngesterHarness.ReceivedReport;
@@ -33,13 +32,14 @@ class LastReceiveIT {
     void aMessageFailingOnItsLastReceiveIsDeadLetteredWithItsReasonAndReported() {
         // given a queue that allows two receives, and S3 unreachable for HeadObject
         try (IngesterHarness s = IngesterHarness.create(AWS, "last-receive",
-                Deployment.Options.defaults().withMaxReceiveCount(2))) {
+                StackSetup.defaults().withMaxReceiveCount(2))) {
             FaultInjector faults = new FaultInjector();
-            S3Client s3 = AWS.s3Clients().build(S3Client.builder().forcePathStyle(true),
+            S3Client s3 = s.ingesterAws.s3Clients().build(S3Client.builder().forcePathStyle(true),
                     o -> o.addExecutionInterceptor(faults).retryStrategy(RetryMode.STANDARD));
             IngesterConfig config = s.config();
             assertEquals(Integer.valueOf(2), config.maxReceiveCount());
-            Ingester ingester = Ingester.forAws(config, new IngesterClients(s3, AWS.dynamoDb(), AWS.sns(), AWS.sqs()))
+            Ingester ingester = Ingester.forAws(config, new IngesterClients(s3, s.ingesterAws.dynamoDb(), s.ingesterAws.sns(),
+                            s.ingesterAws.sqs()))
                     .telemetry(new Telemetry(s.logLines::add, Clock.systemUTC())).build();
             IngesterHandler handler = new IngesterHandler(ingester);
             s.put("unlucky.log", metadata("unlucky", START, null));
@@ -48,7 +48,7 @@ class LastReceiveIT {
             // when the first receive fails: it goes back, unreported
             Message first = s.receive(1).get(0);
             assertEquals(Set.of(first.messageId()), s.handle(handler, List.of(first)));
-            s.assertEmpty(s.deployment.deadLetterQueueUrl());
+            s.assertEmpty(s.stack.deadLetterQueueUrl());
 
             // and the second (the last) fails too
             s.expireVisibility(List.of(first));
@@ -65,7 +65,7 @@ class LastReceiveIT {
             ReceivedReport report = s.reports(1).get(0);
             assertEquals(StatusReport.Status.ERROR, report.report().status());
             assertEquals("index", report.action());
-            s.assertEmpty(s.deployment.ingestQueueUrl());
+            s.assertEmpty(s.stack.ingestQueueUrl());
             ingester.close();
             s3.close();
         }

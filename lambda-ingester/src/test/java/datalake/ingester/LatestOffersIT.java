@@ -7,10 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import datalake.dynamodb.RecordItems;
-import datalake.emulators.Deployment;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
-import datalake.emulators.TableSchemas;
+import datalake.emulators.DatalakeStack;
 import datalake.records.Keys.WhatWhereKey;
 import datalake.records.MetadataParser;
 import datalake.records.Record;
@@ -20,7 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -76,7 +74,7 @@ class LatestOffersIT {
     }
 
     private IngesterHarness stack(String hint) {
-        IngesterHarness s = IngesterHarness.create(AWS, hint, Deployment.Options.defaults());
+        IngesterHarness s = IngesterHarness.create(AWS, hint);
         stacks.add(s);
         return s;
     }
@@ -89,7 +87,7 @@ class LatestOffersIT {
     void aSandboxReadsTheEntryInsteadOfOfferingFilesOlderThanIt() {
         // given one sandbox that ingested the newest file of a what:where
         IngesterHarness s = stack("offers");
-        LatestCalls calls = new LatestCalls(s.deployment.names().latestTable());
+        LatestCalls calls = new LatestCalls(s.stack.latestTable());
         IngesterHandler sandbox = s.handler(s.config(), counted(calls));
         s.put("new.log", metadata("new", START + 2 * DAY, null));
         ingest(s, sandbox);
@@ -111,7 +109,7 @@ class LatestOffersIT {
     void aRemovalByAnotherSandboxIsSeenByTheReadAndTheOlderFileBecomesTheLatest() {
         // given sandbox A ingested the newest file
         IngesterHarness s = stack("stale");
-        LatestCalls calls = new LatestCalls(s.deployment.names().latestTable());
+        LatestCalls calls = new LatestCalls(s.stack.latestTable());
         IngesterHandler a = s.handler(s.config(), counted(calls));
         s.put("new.log", metadata("new", START + DAY, null));
         ingest(s, a);
@@ -134,10 +132,10 @@ class LatestOffersIT {
     @Test
     void manyEntriesAreReadHundredAKeyCallAndForeignOrMissingOnesAreLeftOut() {
         // given a latest table with 150 entries of ours and one of another writer (no size)
-        String table = "latest-" + UUID.randomUUID();
+        String table = DatalakeStack.builder(AWS).prefix(DatalakeStack.uniquePrefix("latest")).tablesOnly().build()
+                .latestTable();
         LatestCalls calls = new LatestCalls(table);
         DynamoDbClient dynamoDb = counted(calls);
-        dynamoDb.createTable(TableSchemas.latestTable(table));
         DynamoLatestTable latest = new DynamoLatestTable(dynamoDb, table);
         RecordFactory factory = new RecordFactory();
         List<WhatWhereKey> keys = new ArrayList<>();

@@ -6,10 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import datalake.dynamodb.RecordItems;
-import datalake.emulators.Deployment;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
-import datalake.emulators.TableSchemas;
+import datalake.emulators.DatalakeStack;
 import datalake.ingester.IngesterHarness.ReceivedReport;
 import datalake.records.MetadataParser;
 import datalake.records.Record;
@@ -22,7 +21,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -93,7 +91,7 @@ class PoisonousItemIT {
     @Test
     void aBatchOfGoodMessagesAndOnePoisonousOneIndexesTheGoodAndDeadLettersThePoison() {
         // given nine uploads and one whose records DynamoDB rejects (grown past 400 KB on the way; see the class)
-        IngesterHarness s = IngesterHarness.create(AWS, "poison", Deployment.Options.defaults());
+        IngesterHarness s = IngesterHarness.create(AWS, "poison");
         stacks.add(s);
         for (int i = 0; i < 9; i++) {
             s.put("good-" + i + ".log", metadata("good" + i, START + i, null));
@@ -117,7 +115,7 @@ class PoisonousItemIT {
         List<ReceivedReport> reports = s.reports(10);
         assertEquals(9, reports.stream().filter(r -> r.report().status() == StatusReport.Status.SUCCESS).count());
         assertEquals(1, reports.stream().filter(r -> r.report().status() == StatusReport.Status.ERROR).count());
-        s.assertEmpty(s.deployment.deadLetterQueueUrl());
+        s.assertEmpty(s.stack.deadLetterQueueUrl());
         dynamoDb.close();
     }
 
@@ -125,8 +123,8 @@ class PoisonousItemIT {
     void anItemOverFourHundredKilobytesFailsAloneInAWriteOfTwentyFive() {
         // given a table and 24 records, plus one whose item is over DynamoDB's 400 KB
         DynamoDbClient dynamoDb = AWS.dynamoDb();
-        String table = "poison-" + UUID.randomUUID();
-        dynamoDb.createTable(TableSchemas.recordsTable(table));
+        String table = DatalakeStack.builder(AWS).prefix(DatalakeStack.uniquePrefix("poison")).tablesOnly().build()
+                .recordsTable();
         RecordFactory factory = new RecordFactory();
         List<Record> records = new ArrayList<>();
         for (int i = 0; i < 24; i++) {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import datalake.emulators.Deployment;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import java.io.File;
@@ -36,7 +35,7 @@ class ShadedJarIT {
     @Test
     void theLambdaJarIngestsABatchConfiguredFromTheEnvironmentAlone(@TempDir Path dir) throws Exception {
         // given a stack with an upload and a poison message, their bodies as the queue delivered them
-        try (IngesterHarness s = IngesterHarness.create(Emulators.shared(), "shaded", Deployment.Options.defaults())) {
+        try (IngesterHarness s = IngesterHarness.create(Emulators.shared(), "shaded")) {
             s.put("jar/f 1.log", metadata("jarfile", START, null));
             s.send("not JSON");
             List<String> files = new ArrayList<>();
@@ -55,9 +54,8 @@ class ShadedJarIT {
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
             Map<String, String> env = builder.environment();
             env.keySet().removeIf(k -> k.startsWith("AWS_") || k.startsWith("DATALAKE_"));
-            env.putAll(s.deployment.environment());
-            env.putAll(AWS.endpointEnvironment());
-            env.put("AWS_LAMBDA_FUNCTION_NAME", "datalake-ingester");
+            // the template's environment of the function, with the emulators' endpoints and its role's keys
+            env.putAll(s.stack.ingester().environment());
             Process process = builder.start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(process.waitFor(60, TimeUnit.SECONDS), output);
@@ -76,7 +74,7 @@ class ShadedJarIT {
                 }
             }
             assertEquals(2, lines.stream().filter(l -> "message handled".equals(l.path("message").asText())).count(), output);
-            assertTrue(lines.stream().anyMatch(l -> "datalake-ingester".equals(l.path("Function").asText())
+            assertTrue(lines.stream().anyMatch(l -> s.stack.ingester().functionName().equals(l.path("Function").asText())
                     && l.path("Messages").asInt() == 2), output);
         }
     }

@@ -4,7 +4,6 @@ import static datalake.ingester.TestFiles.HASH;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import datalake.dynamodb.RecordItems;
-import datalake.emulators.Deployment;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.records.Metadata;
@@ -35,7 +34,7 @@ class TextTimesIT {
 
     @Test
     void timesAsStringsAreIndexedAsTheirMilliseconds() {
-        try (IngesterHarness s = IngesterHarness.create(AWS, "text-times", Deployment.Options.defaults())) {
+        try (IngesterHarness s = IngesterHarness.create(AWS, "text-times")) {
             // given the spec example with its times as strings of milliseconds, the same as seconds with a
             // decimal fraction reaching into the next day, and as ISO-8601 text
             s.put("millis.log", metadata("millis", "1426809920345", "1426895999114"));
@@ -47,7 +46,7 @@ class TextTimesIT {
 
             // then all three are indexed in the buckets of their times, with the times as numbers
             assertEquals(Set.of(), retried);
-            s.assertEmpty(s.deployment.deadLetterQueueUrl());
+            s.assertEmpty(s.stack.deadLetterQueueUrl());
             assertEquals(3, s.reports(3).stream().filter(r -> r.report().status() == StatusReport.Status.SUCCESS).count());
             assertIndexed(s, "millis.log", 1426809920345L, 1426895999114L, List.of(16514L));
             assertIndexed(s, "seconds.log", 1426809920345L, 1426896000500L, List.of(16514L, 16515L));

@@ -69,9 +69,9 @@ class DatalakeClientCompatibilityIT {
     @BeforeAll
     void pushAndIndexFiles() throws IOException {
         tables = QueryHarness.create(AWS, "client-compat");
-        AWS.s3().createBucket(r -> r.bucket(tables.names().bucket()));
+        AWS.s3().createBucket(r -> r.bucket(tables.stack().bucket()));
         server = HttpApiServer.start(quiet(tables.handler(false)), 0);
-        client = new DatalakeClient(server.url(), "s3://" + tables.names().bucket(), AWS.motoEndpoint(),
+        client = new DatalakeClient(server.url(), "s3://" + tables.stack().bucket(), AWS.motoEndpoint(),
                 Emulators.ACCESS_KEY_ID, Emulators.SECRET_ACCESS_KEY);
 
         push("web1-old.log", "syslog", "web-1", "job-1", now - 3 * DAY, now - 3 * DAY + 3_600_000);
@@ -89,7 +89,7 @@ class DatalakeClientCompatibilityIT {
         List<Record> bulk = new ArrayList<>();
         for (int i = 0; i < 240; i++) {
             Metadata m = TestFiles.file(String.format("bulk-%03d", i), "bulk", "h", now - 5 * DAY + i * (5 * DAY / 240), null);
-            bulk.addAll(new RecordFactory().records(m, "s3://" + tables.names().bucket() + "/" + m.id() + "/data", now, 1));
+            bulk.addAll(new RecordFactory().records(m, "s3://" + tables.stack().bucket() + "/" + m.id() + "/data", now, 1));
         }
         tables.writeRecords(bulk);
     }
@@ -135,8 +135,8 @@ class DatalakeClientCompatibilityIT {
 
     /** What the ingester does with the object's notification: HEAD, metadata, records, BatchWriteItem. */
     private void index(String s3Url) {
-        String key = s3Url.substring(("s3://" + tables.names().bucket() + "/").length());
-        HeadObjectResponse head = AWS.s3().headObject(r -> r.bucket(tables.names().bucket()).key(key));
+        String key = s3Url.substring(("s3://" + tables.stack().bucket() + "/").length());
+        HeadObjectResponse head = AWS.s3().headObject(r -> r.bucket(tables.stack().bucket()).key(key));
         Metadata metadata = MetadataParser.parse(head.metadata().get("datalake"));
         tables.writeRecords(new RecordFactory().records(metadata, s3Url, head.lastModified().toEpochMilli(),
                 head.contentLength()));
@@ -283,7 +283,7 @@ class DatalakeClientCompatibilityIT {
                 java.net.URI.create(location)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
 
         assertEquals(302, redirect.statusCode());
-        assertTrue(location.startsWith(AWS.motoEndpoint() + "/" + tables.names().bucket() + "/"
+        assertTrue(location.startsWith(AWS.motoEndpoint() + "/" + tables.stack().bucket() + "/"
                 + ids.get("web1-new.log") + "/data?") && location.contains("X-Amz-Expires=900"), location);
         assertEquals(200, content.statusCode());
         assertEquals("content of web1-new.log\n", content.body());

@@ -42,7 +42,7 @@ class FeedsAndCoverageIT {
         RecordFactory factory = new RecordFactory();
         for (int i = 0; i < 230; i++) {
             Metadata m = file("feed-" + i, i % 3 == 0 ? "nginx" : "syslog", String.format("host-%03d", i), T0 + i * HOUR, null);
-            tables.writeLatest(factory.records(m, "s3://" + tables.names().bucket() + "/" + m.id() + "/data", 1, 10).get(0));
+            tables.writeLatest(factory.records(m, "s3://" + tables.stack().bucket() + "/" + m.id() + "/data", 1, 10).get(0));
         }
         // two days of hourly sensor files with hours 30 to 34 missing, and one file over both days
         List<Metadata> files = new ArrayList<>();

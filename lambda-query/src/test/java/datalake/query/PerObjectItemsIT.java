@@ -40,16 +40,16 @@ class PerObjectItemsIT {
         tables.write(files);
         RecordFactory factory = new RecordFactory();
         for (Metadata m : files) {
-            String url = RecordFactory.s3Url(tables.names().bucket(), m.id() + "/data");
+            String url = RecordFactory.s3Url(tables.stack().bucket(), m.id() + "/data");
             List<RecordKey> keys = new ArrayList<>();
             factory.records(m, url, 1L, 1L).forEach(r -> keys.add(RecordKey.of(r)));
             ObjectEntry entry = new ObjectEntry(url, 1L, "c-" + m.id(), ObjectEntry.State.INDEXED, m, 1L, 1L, "e", null,
                     null, keys, List.of(), null);
-            AWS.dynamoDb().putItem(r -> r.tableName(tables.names().recordsTable()).item(ObjectItems.toItem(entry)));
+            AWS.dynamoDb().putItem(r -> r.tableName(tables.stack().recordsTable()).item(ObjectItems.toItem(entry)));
         }
-        ObjectEntry removed = new ObjectEntry(RecordFactory.s3Url(tables.names().bucket(), "gone/data"), 1L, "c-gone",
+        ObjectEntry removed = new ObjectEntry(RecordFactory.s3Url(tables.stack().bucket(), "gone/data"), 1L, "c-gone",
                 ObjectEntry.State.ABSENT, null, 0, 0, null, null, null, List.of(), List.of(), null);
-        AWS.dynamoDb().putItem(r -> r.tableName(tables.names().recordsTable()).item(ObjectItems.toItem(removed)));
+        AWS.dynamoDb().putItem(r -> r.tableName(tables.stack().recordsTable()).item(ObjectItems.toItem(removed)));
         QueryHandler handler = tables.handler(false);
 
         assertEquals(Set.of("a1", "a2", "a3"), ids(handler, "what=syslog&start=" + (T0 - DAY) + "&end=" + (T0 + 5 * DAY)));

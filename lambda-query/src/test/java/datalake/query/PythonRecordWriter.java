@@ -41,9 +41,9 @@ final class PythonRecordWriter {
                 "--dynamodb-endpoint", aws.dynamoDbEndpoint().toString(),
                 "--s3-endpoint", aws.motoEndpoint().toString(),
                 "--region", Emulators.REGION.id(),
-                "--records-table", tables.names().recordsTable(),
-                "--latest-table", tables.names().latestTable(),
-                "--bucket", tables.names().bucket());
+                "--records-table", tables.stack().recordsTable(),
+                "--latest-table", tables.stack().latestTable(),
+                "--bucket", tables.stack().bucket());
         Map<String, String> env = builder.environment();
         env.keySet().removeIf(name -> name.startsWith("AWS_"));
         env.put("AWS_ACCESS_KEY_ID", Emulators.ACCESS_KEY_ID);

@@ -62,7 +62,7 @@ class PythonTablesIT {
     @BeforeAll
     void writeTheTablesAsThePythonDatalakeDid() {
         tables = QueryHarness.create(AWS, "python-tables");
-        AWS.s3().createBucket(r -> r.bucket(tables.names().bucket()));
+        AWS.s3().createBucket(r -> r.bucket(tables.stack().bucket()));
         new PythonRecordWriter(AWS, tables).write(List.of(
                 file("first-instant", "web-1", T0 + DAY + 3_600_000L, null, MD5, null, null, Map.of("first_format", true)),
                 file("first-span", "web-1", T0 + DAY + 7_200_000L, T0 + 2 * DAY + 10_800_000L, MD5, null, null,
@@ -76,8 +76,8 @@ class PythonTablesIT {
         broken.put(RecordItems.TIME_INDEX_KEY, AttributeValue.fromS(TimeBuckets.bucketOf(T0 + DAY) + ":syslog"));
         broken.put(RecordItems.RANGE_KEY, AttributeValue.fromS(BROKEN_RANGE_KEY));
         broken.put(RecordItems.WORK_ID_INDEX_KEY, AttributeValue.fromS("job-py:syslog"));
-        broken.put(RecordItems.URL, AttributeValue.fromS("s3://" + tables.names().bucket() + "/broken/data"));
-        AWS.dynamoDb().putItem(r -> r.tableName(tables.names().recordsTable()).item(broken));
+        broken.put(RecordItems.URL, AttributeValue.fromS("s3://" + tables.stack().bucket() + "/broken/data"));
+        AWS.dynamoDb().putItem(r -> r.tableName(tables.stack().recordsTable()).item(broken));
     }
 
     @BeforeEach
@@ -147,10 +147,10 @@ class PythonTablesIT {
     @Test
     void theFixturesAreThePythonDatalakesOwnShapes() {
         // given what the package wrote: the first format has neither key, the latest entry no size
-        Map<String, AttributeValue> first = item(tables.names().recordsTable(), Map.of(
+        Map<String, AttributeValue> first = item(tables.stack().recordsTable(), Map.of(
                 RecordItems.TIME_INDEX_KEY, AttributeValue.fromS(TimeBuckets.bucketOf(T0 + DAY) + ":syslog"),
                 RecordItems.RANGE_KEY, AttributeValue.fromS("web-1:first-instant")));
-        Map<String, AttributeValue> latest = item(tables.names().latestTable(), Map.of(
+        Map<String, AttributeValue> latest = item(tables.stack().latestTable(), Map.of(
                 RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:web-1")));
 
         assertEquals("job-py:syslog", first.get(RecordItems.WORK_ID_INDEX_KEY).s());
@@ -213,14 +213,14 @@ class PythonTablesIT {
             List<JsonNode> warnings = lines(lines).stream().filter(l -> "WARN".equals(l.path("level").asText())).toList();
             assertEquals(1, warnings.size(), lines.toString());
             assertEquals(BROKEN_RANGE_KEY, warnings.get(0).path(RecordItems.RANGE_KEY).asText());
-            assertEquals(tables.names().recordsTable(), warnings.get(0).path("table").asText());
+            assertEquals(tables.stack().recordsTable(), warnings.get(0).path("table").asText());
             assertTrue(warnings.get(0).path("reason").asText().contains("no metadata map"), lines.toString());
             JsonNode metric = lines(lines).stream().filter(l -> l.has("_aws")).findFirst()
                     .orElseThrow(() -> new AssertionError("no metric document among " + lines));
             assertEquals(1, metric.path(UnreadableItems.METRIC).asInt());
             assertEquals(UnreadableItems.METRIC,
                     metric.path("_aws").path("CloudWatchMetrics").path(0).path("Metrics").path(0).path("Name").asText());
-            assertEquals(QueryConfig.DEFAULT_FUNCTION_NAME, metric.path("Function").asText());
+            assertEquals(tables.stack().query().functionName(), metric.path("Function").asText());
         }
     }
 
@@ -228,7 +228,7 @@ class PythonTablesIT {
     void theDatalakeClientListsThemAndPrintsTheLatest() throws IOException {
         try (HttpApiServer server = HttpApiServer.start((event, context) -> handler.handleRequest(event, Events.QUIET),
                 0)) {
-            DatalakeClient client = new DatalakeClient(server.url(), "s3://" + tables.names().bucket(),
+            DatalakeClient client = new DatalakeClient(server.url(), "s3://" + tables.stack().bucket(),
                     AWS.motoEndpoint(), Emulators.ACCESS_KEY_ID, Emulators.SECRET_ACCESS_KEY);
 
             DatalakeClient.Result list = client.run(work, "list", "syslog", "--work-id", "job-py", "--format", "json");
@@ -242,7 +242,7 @@ class PythonTablesIT {
             }
             assertServedAsStored(listed);
             assertEquals(0, latest.exitCode(), latest.stderr());
-            assertEquals(List.of("s3://" + tables.names().bucket() + "/current/data"), latest.lines());
+            assertEquals(List.of("s3://" + tables.stack().bucket() + "/current/data"), latest.lines());
         }
     }
 

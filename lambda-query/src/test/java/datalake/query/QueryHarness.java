@@ -1,15 +1,17 @@
 package datalake.query;
 
 import datalake.dynamodb.RecordItems;
+import datalake.emulators.AwsEndpoints;
+import datalake.emulators.DatalakeStack;
 import datalake.emulators.Emulators;
-import datalake.emulators.ResourceNames;
-import datalake.emulators.TableSchemas;
+import datalake.lambda.EnvironmentVariable;
 import datalake.lambda.JsonLog;
 import datalake.records.Metadata;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -19,39 +21,47 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
- * A query test's tables: the records and latest tables on DynamoDB Local under names of their own, files written into them
- * the way the ingester writes them (RecordFactory, RecordItems, BatchWriteItem; the latest table keeps
- * the newest by start and create_time), and a {@link QueryHandler} over them.
+ * A query test's stack of template.yaml on the emulators (its tables, its bucket), files written into the
+ * tables the way the ingester writes them (RecordFactory, RecordItems, BatchWriteItem; the latest table
+ * keeps the newest by start and create_time), and a {@link QueryHandler} over them, configured by the
+ * template's environment of the query function and signing as its role (its calls are recorded for the
+ * IAM proof).
  */
 final class QueryHarness {
     private static final RecordFactory RECORDS = new RecordFactory();
     private final Emulators aws;
-    private final ResourceNames names;
+    private final DatalakeStack stack;
+    private final AwsEndpoints queryAws;
     private final DynamoDbClient dynamoDb;
 
-    private QueryHarness(Emulators aws, ResourceNames names) {
+    private QueryHarness(Emulators aws, DatalakeStack stack) {
         this.aws = aws;
-        this.names = names;
+        this.stack = stack;
+        this.queryAws = stack.endpointsOf(DatalakeStack.QUERY);
         this.dynamoDb = aws.dynamoDb();
     }
 
-    /** New, empty tables named after {@code hint}. */
+    /** A stack of its own, empty, under a prefix made from {@code hint}. */
     static QueryHarness create(Emulators aws, String hint) {
-        QueryHarness harness = new QueryHarness(aws, ResourceNames.unique(hint));
-        DynamoDbClient dynamoDb = aws.dynamoDb();
-        dynamoDb.createTable(TableSchemas.recordsTable(harness.names.recordsTable()));
-        dynamoDb.createTable(TableSchemas.latestTable(harness.names.latestTable()));
-        return harness;
+        return new QueryHarness(aws, DatalakeStack.unique(aws, hint));
     }
 
-    ResourceNames names() {
-        return names;
+    DatalakeStack stack() {
+        return stack;
     }
 
-    /** Configuration as the function would read it, with or without the latest table. */
+    /** The emulators as the query function's role signs. */
+    AwsEndpoints queryAws() {
+        return queryAws;
+    }
+
+    /** Configuration as the function reads it from the template's environment, with or without the latest table. */
     QueryConfig config(boolean withLatestTable) {
-        QueryConfig config = QueryConfig.of(names.recordsTable(), names.bucket());
-        return withLatestTable ? config.withLatestTable(names.latestTable()) : config;
+        Map<String, String> env = new HashMap<>(stack.query().environment());
+        if (!withLatestTable) {
+            env.remove(EnvironmentVariable.LATEST_TABLE.key());
+        }
+        return QueryConfig.fromEnvironment(env);
     }
 
     QueryHandler handler(boolean withLatestTable) {
@@ -59,7 +69,7 @@ final class QueryHarness {
     }
 
     QueryHandler handler(QueryConfig config) {
-        return new QueryHandler(config, dynamoDb, aws.s3(), presigner());
+        return new QueryHandler(config, queryAws.dynamoDb(), queryAws.s3(), presigner());
     }
 
     /**
@@ -68,26 +78,26 @@ final class QueryHarness {
      */
     QueryHandler handler(boolean withLatestTable, JsonLog log, Clock clock) {
         return new QueryHandler(QueryApi.forAws(config(withLatestTable),
-                new QueryClients(dynamoDb, aws.s3(), presigner()), log, clock));
+                new QueryClients(queryAws.dynamoDb(), queryAws.s3(), presigner()), log, clock));
     }
 
-    /** A presigner for moto: path style, its endpoint, the local credentials. */
+    /** A presigner for moto: path style, its endpoint, the query function's credentials. */
     S3Presigner presigner() {
-        return aws.presigner();
+        return Emulators.presignerFor(aws.motoEndpoint(), stack.credentialsOf(DatalakeStack.QUERY));
     }
 
     /** Writes the files' records (and their latest entries) as the ingester does. */
     void write(List<Metadata> files) {
         List<Record> records = new ArrayList<>();
         for (Metadata m : files) {
-            records.addAll(RECORDS.records(m, RecordFactory.s3Url(names.bucket(), m.id() + "/data"),
+            records.addAll(RECORDS.records(m, RecordFactory.s3Url(stack.bucket(), m.id() + "/data"),
                     1_700_000_000_000L + m.id().hashCode() % 1000, 100L + m.id().length()));
         }
         writeRecords(records);
     }
 
     void writeRecords(List<Record> records) {
-        writeRecords(dynamoDb, names.recordsTable(), records);
+        writeRecords(dynamoDb, stack.recordsTable(), records);
     }
 
     /** BatchWriteItem, 25 items a call, until nothing is left unprocessed. */
@@ -108,7 +118,7 @@ final class QueryHarness {
 
     /** Puts a record in the latest table, as the ingester's conditional write leaves it. */
     void writeLatest(Record record) {
-        dynamoDb.putItem(r -> r.tableName(names.latestTable()).item(RecordItems.toLatestItem(record)));
+        dynamoDb.putItem(r -> r.tableName(stack.latestTable()).item(RecordItems.toLatestItem(record)));
     }
 
     private static void flush(DynamoDbClient dynamoDb, String table, List<WriteRequest> batch) {

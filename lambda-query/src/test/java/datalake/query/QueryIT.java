@@ -293,7 +293,7 @@ class QueryIT {
         // a client of a port nobody listens on, without retries
         DynamoDbClient unreachable = Emulators.clientsFor(URI.create("http://127.0.0.1:9")).build(DynamoDbClient.builder(),
                 o -> o.retryStrategy(DefaultRetryStrategy.doNotRetry()).apiCallTimeout(Duration.ofSeconds(5)));
-        QueryHandler down = new QueryHandler(tables.config(false), unreachable, AWS.s3(), tables.presigner());
+        QueryHandler down = new QueryHandler(tables.config(false), unreachable, tables.queryAws().s3(), tables.presigner());
 
         java.io.PrintStream stdout = System.out;
         System.setOut(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));

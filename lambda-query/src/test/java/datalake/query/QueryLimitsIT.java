@@ -51,14 +51,14 @@ class QueryLimitsIT {
     @BeforeAll
     void writeFilesAtTheLimits() {
         tables = QueryHarness.create(AWS, "limits-it");
-        AWS.s3().createBucket(r -> r.bucket(tables.names().bucket()));
+        AWS.s3().createBucket(r -> r.bucket(tables.stack().bucket()));
         Metadata longest = new Metadata(now - DAY, now - DAY + 60_000, "/var/log/limits.log", WORK_ID, WHERE, WHAT,
                 ID, TestFiles.HASH);
         Metadata wide = longest.withId(WIDE_ID).withTimes(now - 2 * DAY, now - DAY - 1);
         tables.write(List.of(longest, wide));
-        AWS.s3().putObject(r -> r.bucket(tables.names().bucket()).key(ID + "/data")
+        AWS.s3().putObject(r -> r.bucket(tables.stack().bucket()).key(ID + "/data")
                 .metadata(Map.of("datalake", DatalakeJson.toJson(longest))), RequestBody.fromString("at the limits\n"));
-        List<Record> records = new RecordFactory().records(longest, "s3://" + tables.names().bucket() + "/" + ID
+        List<Record> records = new RecordFactory().records(longest, "s3://" + tables.stack().bucket() + "/" + ID
                 + "/data", now, 14);
         tables.writeLatest(records.get(records.size() - 1));
         handler = tables.handler(true);

@@ -56,8 +56,8 @@ class StageLinksIT {
         }
         files.add(STORED);
         tables.write(files);
-        AWS.s3().createBucket(r -> r.bucket(tables.names().bucket()));
-        AWS.s3().putObject(r -> r.bucket(tables.names().bucket()).key(STORED.id() + "/data")
+        AWS.s3().createBucket(r -> r.bucket(tables.stack().bucket()));
+        AWS.s3().putObject(r -> r.bucket(tables.stack().bucket()).key(STORED.id() + "/data")
                 .metadata(Map.of("datalake", DatalakeJson.toJson(STORED))), RequestBody.fromString("stored content\n"));
     }
 
@@ -122,7 +122,7 @@ class StageLinksIT {
             String base = (configured ? "http://localhost:" + server.port() : server.url().toString()) + "/prod";
             handler.set(tables.handler(tables.config(false).withHttpUrl(configured ? base : null)));
             DatalakeClient client = new DatalakeClient(URI.create(server.url() + "/prod"),
-                    "s3://" + tables.names().bucket(), AWS.motoEndpoint(), Emulators.ACCESS_KEY_ID,
+                    "s3://" + tables.stack().bucket(), AWS.motoEndpoint(), Emulators.ACCESS_KEY_ID,
                     Emulators.SECRET_ACCESS_KEY);
 
             DatalakeClient.Result list = client.run(work, "list", "bulk", "--start", Long.toString(T0),

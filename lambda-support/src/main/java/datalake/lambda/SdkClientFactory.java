@@ -78,6 +78,12 @@ public final class SdkClientFactory {
                 attemptTimeout, callTimeout);
     }
 
+    /** The same rules with other credentials (the emulated stack gives each function's role its own). */
+    public SdkClientFactory withCredentials(AwsCredentialsProvider other) {
+        return new SdkClientFactory(http, Objects.requireNonNull(other, "credentials"), region, endpoint, attemptTimeout,
+                callTimeout);
+    }
+
     /**
      * The same rules with other call timeouts: emulators under load answer slower than AWS, and a
      * long poll of SQS waits up to 20 seconds.

@@ -1,19 +1,22 @@
 package datalake.local;
 
-import datalake.emulators.Deployment;
+import datalake.emulators.AwsEndpoints;
+import datalake.emulators.DatalakeStack;
 import datalake.emulators.DynamoDbLocal;
 import datalake.emulators.Emulators;
 import datalake.emulators.HttpApiServer;
+import datalake.emulators.LocalEndpoints;
 import datalake.emulators.MotoServer;
-import datalake.emulators.ResourceNames;
 import datalake.emulators.SigV4Verifier;
 import datalake.emulators.SqsLambdaPoller;
+import datalake.emulators.stack.ApiRouter;
+import datalake.emulators.stack.ApiSettings;
+import datalake.emulators.stack.FunctionSettings;
 import datalake.ingester.Ingester;
 import datalake.ingester.IngesterClients;
 import datalake.ingester.IngesterConfig;
 import datalake.ingester.IngesterHandler;
 import datalake.lambda.EnvironmentVariable;
-import datalake.lambda.SdkClientFactory;
 import datalake.query.QueryConfig;
 import datalake.query.QueryHandler;
 import java.io.IOException;
@@ -23,21 +26,17 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.sns.SnsClient;
-import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * The whole pipeline on a laptop ({@code scripts/local.sh}): DynamoDB Local and moto, the
- * template's bucket, notification, queues, topics and tables, the ingester fed from the queue with
- * Lambda's SQS semantics, and the query API over HTTP; then a demo dataset pushed through the real
- * S3 → SNS → SQS path. Runs in the foreground until Ctrl-C or SIGTERM, then stops all it started.
+ * The whole pipeline on a laptop ({@code scripts/local.sh}): DynamoDB Local and moto, the stack of
+ * template.yaml built on them (its bucket and notification, queues, topics and tables), the ingester fed
+ * from the queue by its event source mapping's settings with Lambda's SQS semantics, and the query API over
+ * HTTP with the template's routes; then a demo dataset pushed through the real S3 → SNS → SQS path. Runs
+ * in the foreground until Ctrl-C or SIGTERM, then stops all it started.
  */
 public final class LocalRunner implements AutoCloseable {
     /** The line a script or test waits for; it carries the API URL. */
@@ -48,7 +47,6 @@ public final class LocalRunner implements AutoCloseable {
     private final MotoServer moto;
     private HttpApiServer api;
     private SqsLambdaPoller poller;
-    private Thread pollerThread;
 
     LocalRunner(RunnerOptions options) {
         this.options = options;
@@ -93,38 +91,40 @@ public final class LocalRunner implements AutoCloseable {
         moto.start();
 
         URI motoUrl = moto.endpoint();
-        SdkClientFactory motoClients = Emulators.clientsFor(motoUrl);
-        DynamoDbClient dynamo = Emulators.clientsFor(dynamoDb.endpoint()).build(DynamoDbClient.builder());
-        S3Client s3 = motoClients.build(S3Client.builder().forcePathStyle(true));
-        SqsClient sqs = motoClients.build(SqsClient.builder());
-        SnsClient sns = motoClients.build(SnsClient.builder());
+        AwsEndpoints endpoints = new LocalEndpoints(dynamoDb.endpoint(), motoUrl);
 
-        progress("[3/6] creating the template's bucket, topics, queues and tables");
-        ResourceNames names = options.names();
-        // As deployed: S3 -> SNS upload topic -> SQS with raw delivery (template.yaml UploadSubscription).
-        Deployment deployment = Deployment.create(dynamo, s3, sqs, sns, names,
-                Deployment.Options.defaults().withRawDelivery(true));
+        progress("[3/6] building template.yaml's stack: its bucket, topics, queues and tables");
+        // As deployed (S3 -> SNS upload topic -> SQS, raw), but for one local change: moto sends no
+        // notification for a delete marker, so the bucket keeps no versions and deletes reach the ingester.
+        // Nothing is subscribed to the report topic: a queue nobody drains only grows (moto slows with depth).
+        DatalakeStack stack = DatalakeStack.builder(endpoints).parameters(options.parameters()).unversionedBucket().build();
 
-        Map<String, String> env = new HashMap<>(deployment.environment());
-        env.putAll(Emulators.endpointEnvironment(dynamoDb.endpoint(), motoUrl));
+        FunctionSettings ingesterFunction = stack.ingester();
+        Map<String, String> env = new HashMap<>(ingesterFunction.environment());
         env.put(EnvironmentVariable.S3_PATH_STYLE.key(), "true");
-        env.put(EnvironmentVariable.FUNCTION_NAME.key(), "datalake-ingester");
-
-        progress("[4/6] starting the ingester on " + names.ingestQueue() + " (batches of " + options.batchSize() + ")");
+        AwsEndpoints ingesterAws = stack.endpointsOf(DatalakeStack.INGESTER);
+        var source = stack.ingestEventSource();
+        progress("[4/6] starting the ingester on " + stack.prefix() + "-ingest (batches of " + source.batchSize()
+                + ", " + source.maximumConcurrency() + " at once)");
         IngesterHandler ingester = new IngesterHandler(Ingester.forAws(IngesterConfig.fromEnvironment(env),
-                new IngesterClients(s3, dynamo, sns, sqs)).build());
-        poller = new SqsLambdaPoller(sqs, deployment.ingestQueueUrl(), deployment.ingestQueueArn(), names.region(), ingester,
-                options.batchSize(), Duration.ofSeconds(60));
-        pollerThread = new Thread(poller, "datalake-local-ingester");
-        pollerThread.setDaemon(true);
-        pollerThread.start();
+                new IngesterClients(ingesterAws.s3(), ingesterAws.dynamoDb(), ingesterAws.sns(), ingesterAws.sqs())).build());
+        poller = new SqsLambdaPoller(stack.pollerEndpoints().sqs(), source, ingester, ingesterFunction);
+        poller.start();
 
         progress("[5/6] starting the query API on port " + portText(options.apiPort()));
-        QueryHandler query = new QueryHandler(QueryConfig.fromEnvironment(env), dynamo, s3,
-                Emulators.presignerFor(motoUrl));
-        HttpApiServer.Builder server = HttpApiServer.builder(query).port(options.apiPort())
-                .staticFiles(ExplorerPage.files());
+        AwsEndpoints queryAws = stack.endpointsOf(DatalakeStack.QUERY);
+        QueryHandler query = new QueryHandler(QueryConfig.fromEnvironment(stack.query().environment()),
+                queryAws.dynamoDb(), queryAws.s3(), Emulators.presignerFor(motoUrl, stack.credentialsOf(DatalakeStack.QUERY)));
+        ApiSettings routes = stack.api();
+        HttpApiServer.Builder server = HttpApiServer.builder(new ApiRouter(routes, Map.of(DatalakeStack.QUERY, query)))
+                .port(options.apiPort()).staticFiles(ExplorerPage.files());
         if (options.auth() == RunnerOptions.Auth.IAM) {
+            // --auth iam serves the API as the template's ApiAuthMode AWS_IAM does.
+            if (routes.routes().stream().anyMatch(r -> !r.authorization().equals("AWS_IAM"))) {
+                throw new IllegalStateException("--auth iam emulates ApiAuthMode AWS_IAM, but the template's routes are "
+                        + routes.routes().stream().map(ApiSettings.Route::authorization).distinct().toList()
+                        + "; JWT is not verified locally.");
+            }
             server.sigV4(SigV4Verifier.forLocalApi());
         }
         api = server.start();
@@ -135,12 +135,12 @@ public final class LocalRunner implements AutoCloseable {
         if (options.demo()) {
             progress("[6/6] pushing the demo dataset through S3 -> SNS -> SQS -> ingester");
             Path scratch = Files.createTempDirectory("datalake-demo");
-            List<Pusher.Pushed> pushed = DemoData.push(new Pusher(s3, names.bucket()), now, scratch);
+            List<Pusher.Pushed> pushed = DemoData.push(new Pusher(endpoints.s3(), stack.bucket()), now, scratch);
             waitUntilQueryable(examples(apiUrl, now), pushed.size(), signer);
         } else {
             progress("[6/6] no demo dataset (--no-demo)");
         }
-        printSummary(apiUrl, motoUrl, deployment, now);
+        printSummary(apiUrl, motoUrl, stack, now);
     }
 
     private static final long DAY = 86_400_000L;
@@ -174,24 +174,23 @@ public final class LocalRunner implements AutoCloseable {
                 : "      warning: the demo files are not all queryable after 60 s; see the ingester's log lines");
     }
 
-    private void printSummary(String apiUrl, URI motoUrl, Deployment deployment, long now) {
-        ResourceNames names = deployment.names();
+    private void printSummary(String apiUrl, URI motoUrl, DatalakeStack stack, long now) {
         System.out.println();
         System.out.println("datalake is running locally. Ctrl-C stops everything.");
         System.out.println("  explorer page  " + apiUrl + "/" + (options.auth() == RunnerOptions.Auth.IAM
                 ? " (its API calls need signatures: scripts/explore.sh --api " + apiUrl + ")" : ""));
         System.out.println("  query API      " + apiUrl + "/v0/archive/" + (options.auth() == RunnerOptions.Auth.IAM
-                ? " (SigV4 only: execute-api, " + names.region() + ", AWS_ACCESS_KEY_ID=" + Emulators.ACCESS_KEY_ID
+                ? " (SigV4 only: execute-api, " + stack.region() + ", AWS_ACCESS_KEY_ID=" + Emulators.ACCESS_KEY_ID
                 + " AWS_SECRET_ACCESS_KEY=" + Emulators.SECRET_ACCESS_KEY + ")" : ""));
-        System.out.println("  S3/SQS/SNS     " + motoUrl + " (moto; bucket " + names.bucket() + ")");
-        System.out.println("  DynamoDB       " + dynamoDb.endpoint() + " (tables " + names.recordsTable() + ", "
-                + names.latestTable() + ")");
-        System.out.println("  ingest queue   " + deployment.ingestQueueUrl() + " (DLQ " + names.deadLetterQueue() + ")");
-        System.out.println("  reports        " + deployment.reportTopicArn());
+        System.out.println("  S3/SQS/SNS     " + motoUrl + " (moto; bucket " + stack.bucket() + ")");
+        System.out.println("  DynamoDB       " + dynamoDb.endpoint() + " (tables " + stack.recordsTable() + ", "
+                + stack.latestTable() + ")");
+        System.out.println("  ingest queue   " + stack.ingestQueueUrl() + " (DLQ " + stack.deadLetterQueueUrl() + ")");
+        System.out.println("  reports        " + stack.reportTopicArn());
         System.out.println();
         System.out.println("Try:");
         String curl = options.auth() == RunnerOptions.Auth.IAM
-                ? "curl --aws-sigv4 'aws:amz:" + names.region() + ":execute-api' --user " + Emulators.ACCESS_KEY_ID + ":"
+                ? "curl --aws-sigv4 'aws:amz:" + stack.region() + ":execute-api' --user " + Emulators.ACCESS_KEY_ID + ":"
                         + Emulators.SECRET_ACCESS_KEY + " '"
                 : "curl '";
         for (String example : examples(apiUrl, now)) {
@@ -199,10 +198,10 @@ public final class LocalRunner implements AutoCloseable {
         }
         System.out.println();
         System.out.println("Push your own file (from another terminal):");
-        System.out.println("  scripts/push.sh --endpoint " + motoUrl + " --bucket " + names.bucket()
+        System.out.println("  scripts/push.sh --endpoint " + motoUrl + " --bucket " + stack.bucket()
                 + " --what syslog --where myhost /var/log/syslog");
         System.out.println();
-        System.out.println(READY + " api=" + apiUrl + " s3=" + motoUrl + " bucket=" + names.bucket()
+        System.out.println(READY + " api=" + apiUrl + " s3=" + motoUrl + " bucket=" + stack.bucket()
                 + " auth=" + options.auth().name().toLowerCase(java.util.Locale.ROOT));
         System.out.flush();
     }
@@ -210,14 +209,7 @@ public final class LocalRunner implements AutoCloseable {
     @Override
     public synchronized void close() {
         if (poller != null) {
-            poller.stop();
-        }
-        if (pollerThread != null) {
-            try {
-                pollerThread.join(3000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            poller.close();
         }
         if (api != null) {
             api.close();

@@ -20,7 +20,9 @@ public final class Push {
                                    [--endpoint URL] [--bucket NAME] FILE
               TIME is ms or seconds since the epoch, or ISO-8601; --start defaults to the file's modification
               time, --end to none (an instant). --endpoint defaults to http://127.0.0.1:5000 (moto),
-              --bucket to datalake-local.""";
+              --bucket to the local stack's, datalake-123456789012-us-east-1.""";
+    /** The bucket of scripts/local.sh's stack: template.yaml's name with its defaults (PushTest keeps them equal). */
+    static final String LOCAL_BUCKET = "datalake-123456789012-us-east-1";
 
     private Push() {
     }
@@ -46,7 +48,7 @@ public final class Push {
         String end = null;
         String workId = null;
         String endpoint = "http://127.0.0.1:5000";
-        String bucket = "datalake-local";
+        String bucket = LOCAL_BUCKET;
         Path file = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];

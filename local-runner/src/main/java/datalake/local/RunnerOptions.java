@@ -1,15 +1,21 @@
 package datalake.local;
 
-import datalake.emulators.ResourceNames;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * The local runner's settings: flags first, then environment variables, then the defaults of
- * docs/DESIGN.md, "Running it locally" (API on 8080, DynamoDB Local on 8000, moto on 5000, names with the prefix "datalake"
- * as template.yaml's NamePrefix default, bucket datalake-local). Port 0 takes a free port.
+ * docs/DESIGN.md, "The local stack" (API on 8080, DynamoDB Local on 8000, moto on 5000, the template's
+ * names with its NamePrefix default, "datalake"). Port 0 takes a free port. {@code parameters} are
+ * template.yaml's, as {@code sam deploy --parameter-overrides} takes them (NamePrefix and IngestBatchSize
+ * included, from --prefix and --batch-size).
  */
-record RunnerOptions(int apiPort, int dynamoDbPort, int motoPort, String prefix, String bucket, int batchSize,
+record RunnerOptions(int apiPort, int dynamoDbPort, int motoPort, Map<String, String> parameters,
                      boolean demo, Auth auth, boolean help) {
+
+    RunnerOptions {
+        parameters = Map.copyOf(parameters);
+    }
 
     /** How the local API authorises requests, as template.yaml's ApiAuthMode does in AWS. */
     enum Auth {
@@ -24,9 +30,10 @@ record RunnerOptions(int apiPort, int dynamoDbPort, int motoPort, String prefix,
               --api-port N        query API port (DATALAKE_LOCAL_API_PORT, default 8080)
               --dynamodb-port N   DynamoDB Local port (DATALAKE_LOCAL_DYNAMODB_PORT, default 8000)
               --moto-port N       moto (S3, SQS, SNS) port (DATALAKE_LOCAL_MOTO_PORT, default 5000)
-              --prefix NAME       prefix of queue, topic and table names (DATALAKE_LOCAL_PREFIX, default datalake)
-              --bucket NAME       the storage bucket (DATALAKE_LOCAL_BUCKET, default datalake-local)
-              --batch-size N      SQS messages per ingester invocation, 1-10 (default 10)
+              --prefix NAME       template.yaml's NamePrefix: the prefix of every name (DATALAKE_LOCAL_PREFIX,
+                                  default datalake: bucket datalake-123456789012-us-east-1)
+              --batch-size N      template.yaml's IngestBatchSize: SQS messages per ingester invocation
+              --parameter K=V     any other template.yaml parameter, as sam deploy --parameter-overrides
               --no-demo           do not push the demo dataset
               --auth none|iam     none (default): the API answers every request; iam: as ApiAuthMode=AWS_IAM,
                                   requests must be SigV4-signed (service execute-api, us-east-1) with the local
@@ -38,9 +45,10 @@ record RunnerOptions(int apiPort, int dynamoDbPort, int motoPort, String prefix,
         int api = port(env.getOrDefault("DATALAKE_LOCAL_API_PORT", "8080"), "DATALAKE_LOCAL_API_PORT");
         int dynamo = port(env.getOrDefault("DATALAKE_LOCAL_DYNAMODB_PORT", "8000"), "DATALAKE_LOCAL_DYNAMODB_PORT");
         int moto = port(env.getOrDefault("DATALAKE_LOCAL_MOTO_PORT", "5000"), "DATALAKE_LOCAL_MOTO_PORT");
-        String prefix = env.getOrDefault("DATALAKE_LOCAL_PREFIX", "datalake");
-        String bucket = env.getOrDefault("DATALAKE_LOCAL_BUCKET", "datalake-local");
-        int batch = 10;
+        Map<String, String> parameters = new LinkedHashMap<>();
+        if (env.containsKey("DATALAKE_LOCAL_PREFIX")) {
+            parameters.put("NamePrefix", env.get("DATALAKE_LOCAL_PREFIX"));
+        }
         boolean demo = true;
         Auth auth = auth(env.getOrDefault("DATALAKE_LOCAL_AUTH", "none"), "DATALAKE_LOCAL_AUTH");
         boolean help = false;
@@ -50,28 +58,25 @@ record RunnerOptions(int apiPort, int dynamoDbPort, int motoPort, String prefix,
                 case "--api-port" -> api = port(value(args, ++i, arg), arg);
                 case "--dynamodb-port" -> dynamo = port(value(args, ++i, arg), arg);
                 case "--moto-port" -> moto = port(value(args, ++i, arg), arg);
-                case "--prefix" -> prefix = value(args, ++i, arg);
-                case "--bucket" -> bucket = value(args, ++i, arg);
-                case "--batch-size" -> batch = number(value(args, ++i, arg), arg, 1, 10);
+                case "--prefix" -> parameters.put("NamePrefix", value(args, ++i, arg));
+                case "--batch-size" -> parameters.put("IngestBatchSize", Integer.toString(number(value(args, ++i, arg), arg, 1,
+                        10_000)));
+                case "--parameter" -> {
+                    String assignment = value(args, ++i, arg);
+                    int eq = assignment.indexOf('=');
+                    if (eq < 1) {
+                        throw new IllegalArgumentException("--parameter needs NAME=VALUE, not \"" + assignment + "\".");
+                    }
+                    parameters.put(assignment.substring(0, eq), assignment.substring(eq + 1));
+                }
                 case "--no-demo" -> demo = false;
                 case "--auth" -> auth = auth(value(args, ++i, arg), arg);
                 case "-h", "--help" -> help = true;
                 default -> throw new IllegalArgumentException("unknown option " + arg + ".");
             }
         }
-        if (!prefix.matches("[a-z0-9-]{3,30}")) {
-            throw new IllegalArgumentException("--prefix must be 3 to 30 lowercase letters, digits or '-'.");
-        }
-        if (!bucket.matches("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")) {
-            throw new IllegalArgumentException("--bucket must be a valid S3 bucket name (lowercase, 3-63 characters).");
-        }
-        return new RunnerOptions(api, dynamo, moto, prefix, bucket, batch, demo, auth, help);
-    }
-
-    /** The resource names: template.yaml's, for this prefix. */
-    ResourceNames names() {
-        return new ResourceNames("us-east-1", bucket, prefix + "-ingest", prefix + "-ingest-dlq", prefix + "-uploads",
-                prefix + "-reports", prefix + "-reports-inspection", prefix + "-records", prefix + "-latest");
+        // The template checks the values (NamePrefix's pattern, the batch size's range) when the stack is built.
+        return new RunnerOptions(api, dynamo, moto, parameters, demo, auth, help);
     }
 
     private static String value(String[] args, int i, String flag) {

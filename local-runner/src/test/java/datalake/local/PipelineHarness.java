@@ -2,10 +2,11 @@ package datalake.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import datalake.emulators.Deployment;
+import datalake.emulators.AwsEndpoints;
+import datalake.emulators.DatalakeStack;
 import datalake.emulators.Emulators;
-import datalake.emulators.ResourceNames;
 import datalake.emulators.SqsLambdaPoller;
+import datalake.emulators.template.TemplateCopy;
 import datalake.ingester.Ingester;
 import datalake.ingester.IngesterClients;
 import datalake.ingester.IngesterConfig;
@@ -28,42 +29,52 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
- * One test's pipeline on the shared emulators, run as deployed: S3 notifies SNS, SNS delivers to the
- * ingest queue, {@link SqsLambdaPoller} feeds the ingester with Lambda's SQS semantics (batch item
- * failures stay on the queue, come back after the visibility timeout and move to the DLQ after
- * maxReceiveCount). The ingester's log lines are kept, to be checked.
+ * One test's pipeline on the shared emulators, run as deployed, from a copy of template.yaml with a short
+ * visibility timeout (so that redelivery takes seconds, not six minutes): S3 notifies SNS, SNS delivers
+ * to the ingest queue, {@link SqsLambdaPoller} feeds the ingester with the template's event source
+ * settings and Lambda's SQS semantics (batch item failures stay on the queue, come back after the
+ * visibility timeout and move to the DLQ after maxReceiveCount). The bucket is made without versioning and
+ * a queue reads the reports (test-side changes). The ingester and its poller sign as its role. The
+ * ingester's log lines are kept, to be checked.
  */
 final class PipelineHarness implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String HASH = "0123456789abcdef0123456789abcdef";
 
     final Emulators aws;
-    final Deployment deployment;
+    final DatalakeStack stack;
+    /** The emulators as the ingester's role signs. */
+    final AwsEndpoints ingesterAws;
+    /** The test-side queue the report topic delivers to, raw. */
+    final String reportQueueUrl;
     final ConcurrentLinkedQueue<String> logLines = new ConcurrentLinkedQueue<>();
     private final List<Ingester> ingesters = new ArrayList<>();
 
-    PipelineHarness(Emulators aws, String hint, Deployment.Options options, int visibilityTimeoutSeconds) {
+    /** A stack with these parameters, its ingest queue's visibility timeout this many seconds. */
+    PipelineHarness(Emulators aws, String hint, Map<String, String> parameters, int visibilityTimeoutSeconds) {
         this.aws = aws;
-        this.deployment = Deployment.create(aws, ResourceNames.unique(hint), options);
-        aws.sqs().setQueueAttributes(r -> r.queueUrl(deployment.ingestQueueUrl()).attributes(Map.of(
-                QueueAttributeName.VISIBILITY_TIMEOUT, Integer.toString(visibilityTimeoutSeconds))));
+        this.stack = DatalakeStack.builder(aws).prefix(DatalakeStack.uniquePrefix(hint)).parameters(parameters)
+                .template(TemplateCopy.ofRepositoryTemplate()
+                        .replace("VisibilityTimeout: 360", "VisibilityTimeout: " + visibilityTimeoutSeconds).write())
+                .unversionedBucket()
+                .build();
+        this.ingesterAws = stack.endpointsOf(DatalakeStack.INGESTER);
+        this.reportQueueUrl = stack.subscribeReportQueue();
     }
 
     String bucket() {
-        return deployment.names().bucket();
+        return stack.bucket();
     }
 
     IngesterConfig config() {
-        Map<String, String> env = new HashMap<>(deployment.environment());
-        env.putAll(aws.endpointEnvironment());
-        return IngesterConfig.fromEnvironment(env);
+        return IngesterConfig.fromEnvironment(new HashMap<>(stack.ingester().environment()));
     }
 
-    /** The ingester as IngesterHandler builds it for Lambda, on these clients, logging here. */
+    /** The ingester as IngesterHandler builds it for Lambda, on these clients (and its role's SNS and SQS), logging here. */
     IngesterHandler handler(S3Client s3, DynamoDbClient dynamoDb) {
-        Ingester ingester = Ingester.forAws(config(), new IngesterClients(s3, dynamoDb, aws.sns(), aws.sqs()))
+        Ingester ingester = Ingester.forAws(config(), new IngesterClients(s3, dynamoDb, ingesterAws.sns(), ingesterAws.sqs()))
                 .telemetry(new Telemetry(logLines::add, Clock.systemUTC()))
-                .functionName("datalake-ingester")
+                .functionName(stack.ingester().functionName())
                 .build();
         synchronized (ingesters) {
             ingesters.add(ingester);
@@ -71,9 +82,9 @@ final class PipelineHarness implements AutoCloseable {
         return new IngesterHandler(ingester);
     }
 
+    /** Lambda's poller of the template's event source mapping, signing as the ingester's role. */
     SqsLambdaPoller poller(IngesterHandler handler) {
-        return new SqsLambdaPoller(aws.sqs(), deployment.ingestQueueUrl(), deployment.ingestQueueArn(), deployment.names().region(),
-                handler, 10, Duration.ofSeconds(30));
+        return new SqsLambdaPoller(stack.pollerEndpoints().sqs(), stack.ingestEventSource(), handler, stack.ingester());
     }
 
     static String metadata(String what, String where, String id, long start, Long end) {
@@ -129,7 +140,7 @@ final class PipelineHarness implements AutoCloseable {
     /** The records of the records table, its per-object items left out. */
     List<Map<String, AttributeValue>> records() {
         List<Map<String, AttributeValue>> records = new ArrayList<>();
-        for (Map<String, AttributeValue> item : items(deployment.names().recordsTable())) {
+        for (Map<String, AttributeValue> item : items(stack.recordsTable())) {
             if (!datalake.dynamodb.ObjectItems.isObjectItem(item)) {
                 records.add(item);
             }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import datalake.emulators.Deployment;
+import datalake.emulators.DatalakeStack;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.emulators.SqsLambdaPoller;
@@ -45,16 +45,16 @@ class RedeliveryIT {
     @Test
     void dynamoDbGoingDownInTheMiddleOfABatchLosesAndDuplicatesNothing() throws Exception {
         // given ten uploads of three day buckets each: one batch of ten is 30 records, two BatchWriteItem calls
-        try (PipelineHarness p = new PipelineHarness(AWS, "ddb-outage", Deployment.Options.defaults(), 2)) {
+        try (PipelineHarness p = new PipelineHarness(AWS, "ddb-outage", Map.of(), 2)) {
             Outage outage = new Outage(p);
-            DynamoDbClient dynamoDb = AWS.dynamoDbClients().build(DynamoDbClient.builder(),
+            DynamoDbClient dynamoDb = p.ingesterAws.dynamoDbClients().build(DynamoDbClient.builder(),
                     o -> o.addExecutionInterceptor(outage).retryStrategy(RetryMode.STANDARD));
-            SqsLambdaPoller poller = p.poller(p.handler(AWS.s3(), dynamoDb));
+            SqsLambdaPoller poller = p.poller(p.handler(p.ingesterAws.s3(), dynamoDb));
             for (int i = 0; i < 10; i++) {
                 p.put(AWS.s3(), "outage/" + i + ".bin",
                         PipelineHarness.metadata("outage", "node", "f" + i, T0 + i * 1000, T0 + 2 * DAY + i * 1000));
             }
-            p.awaitVisible(p.deployment.ingestQueueUrl(), 10, Duration.ofSeconds(20));
+            p.awaitVisible(p.stack.ingestQueueUrl(), 10, Duration.ofSeconds(20));
 
             // when DynamoDB Local stops right before the batch's second BatchWriteItem, and comes back
             // (with the data it had: DynamoDB is durable, DynamoDB Local in memory is not) after the invocation
@@ -65,11 +65,11 @@ class RedeliveryIT {
                 if (outage.down.get()) {
                     outage.restore();
                 }
-                p.drain(p.deployment.reportInspectionQueueUrl(), 0).forEach(m -> addFileReport(reports, m));
+                p.drain(p.reportQueueUrl, 0).forEach(m -> addFileReport(reports, m));
             }
             Thread.sleep(3000); // anything still to come (a duplicate delivery) would arrive now
             poller.pollOnce(1);
-            p.drain(p.deployment.reportInspectionQueueUrl(), 1).forEach(m -> addFileReport(reports, m));
+            p.drain(p.reportQueueUrl, 1).forEach(m -> addFileReport(reports, m));
 
             // then the outage happened mid-batch and sent messages back
             assertTrue(outage.restored.get(), "DynamoDB Local was stopped and restarted");
@@ -90,8 +90,8 @@ class RedeliveryIT {
             assertEquals(10, reports.size());
             assertTrue(reports.stream().allMatch(r -> r.path("status").asText().equals("success")), reports.toString());
             assertEquals(10, reports.stream().map(r -> r.path("records").get(0).path("url").asText()).distinct().count());
-            assertEquals(List.of(), p.drain(p.deployment.deadLetterQueueUrl(), 1));
-            assertEquals(0, p.visibleMessages(p.deployment.ingestQueueUrl()));
+            assertEquals(List.of(), p.drain(p.stack.deadLetterQueueUrl(), 1));
+            assertEquals(0, p.visibleMessages(p.stack.ingestQueueUrl()));
             dynamoDb.close();
         }
     }
@@ -100,13 +100,14 @@ class RedeliveryIT {
     void accessDeniedOnTheObjectIsRetriedThenDeadLetteredWithItsReasonOnTheLastReceive() throws Exception {
         // given a bucket whose HeadObject answers 403 for one key, and a queue that allows two receives
         // (the ingester is told so, as template.yaml tells it: DATALAKE_MAX_RECEIVE_COUNT)
-        try (PipelineHarness p = new PipelineHarness(AWS, "access-denied", Deployment.Options.defaults().withMaxReceiveCount(2), 1)) {
-            S3Client s3 = AWS.s3Clients().build(S3Client.builder().forcePathStyle(true),
+        try (PipelineHarness p = new PipelineHarness(AWS, "access-denied",
+                Map.of("IngestMaxReceiveCount", "2"), 1)) {
+            S3Client s3 = p.ingesterAws.s3Clients().build(S3Client.builder().forcePathStyle(true),
                     o -> o.addExecutionInterceptor(new Forbidden("secret/")));
-            SqsLambdaPoller poller = p.poller(p.handler(s3, AWS.dynamoDb()));
+            SqsLambdaPoller poller = p.poller(p.handler(s3, p.ingesterAws.dynamoDb()));
             p.put(AWS.s3(), "secret/denied.bin", PipelineHarness.metadata("denied", "node", "denied", T0, null));
             p.put(AWS.s3(), "open/fine.bin", PipelineHarness.metadata("denied", "node", "fine", T0, null));
-            p.awaitVisible(p.deployment.ingestQueueUrl(), 2, Duration.ofSeconds(20));
+            p.awaitVisible(p.stack.ingestQueueUrl(), 2, Duration.ofSeconds(20));
 
             // when the poller runs until the denied message has left the queue
             List<Message> dead = new ArrayList<>();
@@ -114,10 +115,10 @@ class RedeliveryIT {
             long deadline = System.nanoTime() + Duration.ofSeconds(45).toNanos();
             while (dead.isEmpty() && System.nanoTime() < deadline) {
                 poller.pollOnce(1);
-                p.drain(p.deployment.reportInspectionQueueUrl(), 0).forEach(m -> addFileReport(reports, m));
-                dead.addAll(p.drain(p.deployment.deadLetterQueueUrl(), 0));
+                p.drain(p.reportQueueUrl, 0).forEach(m -> addFileReport(reports, m));
+                dead.addAll(p.drain(p.stack.deadLetterQueueUrl(), 0));
             }
-            p.drain(p.deployment.reportInspectionQueueUrl(), 1).forEach(m -> addFileReport(reports, m));
+            p.drain(p.reportQueueUrl, 1).forEach(m -> addFileReport(reports, m));
 
             // then AccessDenied is transient (docs/DESIGN.md, "Failure policy": a permission is fixed by a deploy):
             // handed back on its first receive; on its last the ingester dead-lettered it, body unchanged,
@@ -134,7 +135,7 @@ class RedeliveryIT {
             assertEquals(1, reports.stream().filter(r -> r.path("status").asText().equals("error")).count());
             assertTrue(p.logLines.stream().anyMatch(l -> l.contains("AwsError") && l.contains("403")),
                     String.join("\n", p.logLines));
-            assertEquals(0, p.visibleMessages(p.deployment.ingestQueueUrl()));
+            assertEquals(0, p.visibleMessages(p.stack.ingestQueueUrl()));
             s3.close();
         }
     }
@@ -167,10 +168,10 @@ class RedeliveryIT {
         public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
             if ("BatchWriteItem".equals(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME))
                     && batchWrites.incrementAndGet() == 2 && down.compareAndSet(false, true)) {
-                for (String table : List.of(p.deployment.names().recordsTable(), p.deployment.names().latestTable())) {
+                for (String table : List.of(p.stack.recordsTable(), p.stack.latestTable())) {
                     snapshot.put(table, p.items(table));
                 }
-                writtenBeforeOutage = (int) snapshot.get(p.deployment.names().recordsTable()).stream()
+                writtenBeforeOutage = (int) snapshot.get(p.stack.recordsTable()).stream()
                         .filter(item -> !datalake.dynamodb.ObjectItems.isObjectItem(item)).count();
                 AWS.dynamoDbLocal().stop();
             }
@@ -182,7 +183,7 @@ class RedeliveryIT {
             }
             Thread.sleep(500);
             AWS.dynamoDbLocal().start();
-            Deployment.create(AWS, p.deployment.names(), p.deployment.options());
+            DatalakeStack.builder(AWS).prefix(p.stack.prefix()).tablesOnly().build();
             snapshot.forEach((table, items) -> items.forEach(item -> AWS.dynamoDb().putItem(r -> r.tableName(table).item(item))));
             restored.set(true);
         }

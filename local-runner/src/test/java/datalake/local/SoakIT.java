@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
-import datalake.emulators.Deployment;
+import datalake.emulators.AwsEndpoints;
+import datalake.emulators.DatalakeStack;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.emulators.SqsLambdaPoller;
@@ -66,11 +67,11 @@ class SoakIT {
         int poison = invalid + badJson;
         int good = n - odd;
         List<Notification> plan = plan(n, good, invalid, missing, badJson);
-        try (PipelineHarness p = new PipelineHarness(AWS, "soak", Deployment.Options.defaults(), 10)) {
+        try (PipelineHarness p = new PipelineHarness(AWS, "soak", Map.of(), 10)) {
             Map<String, Integer> expectedItems = new TreeMap<>();
             Set<String> goodUrls = new HashSet<>();
             Collected collected = new Collected();
-            IngesterHandler handler = p.handler(AWS.s3(), AWS.dynamoDb());
+            IngesterHandler handler = p.handler(p.ingesterAws.s3(), p.ingesterAws.dynamoDb());
             double uploadSeconds = 0;
             double ingestSeconds = 0;
             int goodSoFar = 0;
@@ -87,7 +88,7 @@ class SoakIT {
                     send(p, uploads, batch, expectedItems, goodUrls);
                     int goneInBatch = (int) batch.stream().filter(b -> b.kind() == Kind.MISSING).count();
                     // an object deleted before ingestion: its creation and its removal are notified
-                    p.awaitVisible(p.deployment.ingestQueueUrl(), batch.size() + goneInBatch, Duration.ofSeconds(120));
+                    p.awaitVisible(p.stack.ingestQueueUrl(), batch.size() + goneInBatch, Duration.ofSeconds(120));
                     uploadSeconds += (System.nanoTime() - uploadStarted) / 1e9;
                     int goodInBatch = (int) batch.stream().filter(b -> b.kind() == Kind.GOOD).count();
                     goodSoFar += goodInBatch;
@@ -101,9 +102,9 @@ class SoakIT {
                     while ((collected.reportedUrls.size() < goodSoFar || collected.errors() < poisonSoFar
                             || collected.gone() < 2 * goneSoFar || collected.dead.size() < poisonSoFar)
                             && System.nanoTime() < deadline) {
-                        collected.reportsFrom(p.drain(p.deployment.reportInspectionQueueUrl(), 1));
+                        collected.reportsFrom(p.drain(p.reportQueueUrl, 1));
                         if (collected.dead.size() < poisonSoFar) {
-                            collected.dead.addAll(p.drain(p.deployment.deadLetterQueueUrl(), 0));
+                            collected.dead.addAll(p.drain(p.stack.deadLetterQueueUrl(), 0));
                         }
                     }
                     pollers.stop();
@@ -118,15 +119,15 @@ class SoakIT {
             Pollers pollers = Pollers.start(p, handler);
             long drainDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (inQueue(p) > 0 && System.nanoTime() < drainDeadline) {
-                collected.reportsFrom(p.drain(p.deployment.reportInspectionQueueUrl(), 1));
+                collected.reportsFrom(p.drain(p.reportQueueUrl, 1));
             }
             Thread.sleep(2000);
             pollers.stop();
-            for (List<Message> more = p.drain(p.deployment.reportInspectionQueueUrl(), 1); !more.isEmpty();
-                    more = p.drain(p.deployment.reportInspectionQueueUrl(), 1)) {
+            for (List<Message> more = p.drain(p.reportQueueUrl, 1); !more.isEmpty();
+                    more = p.drain(p.reportQueueUrl, 1)) {
                 collected.reportsFrom(more);
             }
-            collected.dead.addAll(p.drain(p.deployment.deadLetterQueueUrl(), 1));
+            collected.dead.addAll(p.drain(p.stack.deadLetterQueueUrl(), 1));
             Map<String, Integer> reportsByStatus = collected.reportsByStatus;
             Map<String, Integer> reportedUrls = collected.reportedUrls;
             List<Message> dead = collected.dead;
@@ -174,7 +175,7 @@ class SoakIT {
                             + queriedSet.size() + " distinct, " + (queriedSet.containsAll(goodUrls) ? "all" : "NOT all")
                             + " good files",
                     "soak: reports " + reportsByStatus + "; DLQ " + dead.size() + " " + deadKinds
-                            + "; ingest queue left " + p.visibleMessages(p.deployment.ingestQueueUrl()),
+                            + "; ingest queue left " + p.visibleMessages(p.stack.ingestQueueUrl()),
                     "soak: lost " + lost + ", duplicated " + duplicated + " (files in the table, query pages, DLQ);"
                             + " reports " + settled + " for " + (n + missing) + " messages (+" + testEvents + " s3:TestEvent): "
                             + redelivered + " messages delivered twice by SQS (at least once), rewritten idempotently",
@@ -195,7 +196,7 @@ class SoakIT {
             assertEquals(Map.of("InvalidMetadata", invalid, "BadJson", badJson), deadKinds);
             assertEquals(0, lost);
             assertEquals(0, duplicated);
-            assertEquals(0, p.visibleMessages(p.deployment.ingestQueueUrl()));
+            assertEquals(0, p.visibleMessages(p.stack.ingestQueueUrl()));
             assertTrue(p.logLines.stream().allMatch(SoakIT::isJson), "every log line is one JSON document");
         }
     }
@@ -264,7 +265,7 @@ class SoakIT {
             if (notification.kind() == Kind.MISSING) {
                 AWS.s3().deleteObject(r -> r.bucket(p.bucket()).key("poison/missing-" + f + ".bin"));
             } else if (notification.kind() == Kind.BAD_JSON) {
-                AWS.sqs().sendMessage(r -> r.queueUrl(p.deployment.ingestQueueUrl()).messageBody(
+                AWS.sqs().sendMessage(r -> r.queueUrl(p.stack.ingestQueueUrl()).messageBody(
                         f % 2 == 0 ? "not json " + f : "{\"Records\":[{\"eventVersion\":\"2.1\"," + f));
             }
         }
@@ -322,8 +323,10 @@ class SoakIT {
 
     /** Every page of one time query over all soak files, through the query Lambda's handler. */
     private static List<String> queryAll(PipelineHarness p) {
-        QueryConfig config = QueryConfig.of(p.deployment.names().recordsTable(), p.bucket());
-        QueryHandler query = new QueryHandler(config, AWS.dynamoDb(), AWS.s3(), AWS.presigner());
+        QueryConfig config = QueryConfig.fromEnvironment(p.stack.query().environment());
+        AwsEndpoints role = p.stack.endpointsOf(DatalakeStack.QUERY);
+        QueryHandler query = new QueryHandler(config, role.dynamoDb(), role.s3(),
+                Emulators.presignerFor(AWS.motoEndpoint(), p.stack.credentialsOf(DatalakeStack.QUERY)));
         List<String> urls = new ArrayList<>();
         String rawQuery = "what=" + WHAT + "&start=" + (T0 - DAY) + "&end=" + (T0 + 3 * DAY);
         for (int page = 0; rawQuery != null; page++) {
@@ -346,7 +349,7 @@ class SoakIT {
     /** Messages on the ingest queue, visible or in flight. */
     private static int inQueue(PipelineHarness p) {
         Map<software.amazon.awssdk.services.sqs.model.QueueAttributeName, String> attributes = AWS.sqs()
-                .getQueueAttributes(r -> r.queueUrl(p.deployment.ingestQueueUrl()).attributeNames(
+                .getQueueAttributes(r -> r.queueUrl(p.stack.ingestQueueUrl()).attributeNames(
                         software.amazon.awssdk.services.sqs.model.QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
                         software.amazon.awssdk.services.sqs.model.QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE))
                 .attributes();

@@ -46,28 +46,50 @@ public final class StackPolicies {
                 : "arn:aws:iam::" + stack.accountId() + ":user/operator-holding-" + principal;
     }
 
+    /**
+     * A statement of an identity policy: resolved for this stack, and as the template writes it (null for an
+     * AWS managed policy's, which the template does not hold).
+     */
+    public record Held(Statement statement, JsonNode written) {
+    }
+
     /** Every statement of a principal's identity policies: a function's role, or a managed policy itself. */
     public List<Statement> identity(String principal) {
+        return held(principal).stream().map(Held::statement).toList();
+    }
+
+    /** {@link #identity} with each statement as written. */
+    public List<Held> held(String principal) {
         Template.Resource resource = stack.template().resource(principal);
         if (resource.type().equals("AWS::IAM::ManagedPolicy")) {
-            return Statement.of(stack.properties(principal).path("PolicyDocument"), principal);
+            return written(resource.properties().path("PolicyDocument"), principal);
         }
-        String role = roleOf(principal);
-        JsonNode properties = stack.properties(role);
-        List<Statement> out = new ArrayList<>();
+        String role = resource.type().equals("AWS::IAM::Role") ? principal : roleOf(principal);
+        JsonNode properties = stack.template().resource(role).properties();
+        List<Held> out = new ArrayList<>();
         for (JsonNode policy : properties.path("Policies")) {
-            out.addAll(Statement.of(policy.path("PolicyDocument"), role + " " + policy.path("PolicyName").asText()));
+            out.addAll(written(policy.path("PolicyDocument"), role + " " + policy.path("PolicyName").asText()));
+        }
+        for (JsonNode arn : stack.properties(role).path("ManagedPolicyArns")) {
+            managed(arn.asText()).forEach(s -> out.add(new Held(s, null)));
         }
         String roleName = stack.ref(role);
-        for (JsonNode arn : properties.path("ManagedPolicyArns")) {
-            out.addAll(managed(arn.asText()));
-        }
         for (Template.Resource policy : stack.template().resources().values()) {
             boolean attachable = policy.type().equals("AWS::IAM::ManagedPolicy") || policy.type().equals("AWS::IAM::Policy");
             if (attachable && stack.exists(policy.logicalId())
                     && Statement.texts(stack.properties(policy.logicalId()).path("Roles")).contains(roleName)) {
-                out.addAll(Statement.of(stack.properties(policy.logicalId()).path("PolicyDocument"), policy.logicalId()));
+                out.addAll(written(policy.properties().path("PolicyDocument"), policy.logicalId()));
             }
+        }
+        return out;
+    }
+
+    /** The statements of a policy document as written, each resolved for this stack. */
+    private List<Held> written(JsonNode document, String where) {
+        List<Held> out = new ArrayList<>();
+        JsonNode statements = document.path("Statement");
+        for (JsonNode statement : statements.isArray() ? statements : List.of(statements)) {
+            out.add(new Held(new Statement(stack.resolve(statement), where), statement));
         }
         return out;
     }

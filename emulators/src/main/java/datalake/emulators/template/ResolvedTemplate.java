@@ -174,7 +174,7 @@ public final class ResolvedTemplate {
             ObjectNode out = NODES.objectNode();
             node.properties().forEach(e -> {
                 JsonNode value = resolve(e.getValue());
-                if (value != NO_VALUE) {
+                if (!isNoValue(value)) {
                     out.set(e.getKey(), value);
                 }
             });
@@ -184,7 +184,7 @@ public final class ResolvedTemplate {
             ArrayNode out = NODES.arrayNode();
             for (JsonNode element : node) {
                 JsonNode value = resolve(element);
-                if (value != NO_VALUE) {
+                if (!isNoValue(value)) {
                     out.add(value);
                 }
             }
@@ -193,83 +193,81 @@ public final class ResolvedTemplate {
         return node;
     }
 
+    /** The sentinel is told by identity: a text "AWS::NoValue" in a template is text. */
+    @SuppressWarnings("ReferenceEquality")
+    private static boolean isNoValue(JsonNode value) {
+        return value == NO_VALUE;
+    }
+
     private JsonNode function(String name, JsonNode argument) {
-        switch (name) {
-            case "Ref":
-                return refNode(argument.asText());
-            case "Condition":
-                return BooleanNode.valueOf(condition(argument.asText()));
-            case "Fn::GetAtt":
-                return getAtt(argument);
-            case "Fn::Sub":
-                return sub(argument);
-            case "Fn::Join": {
+        return switch (name) {
+            case "Ref" -> refNode(argument.asText());
+            case "Condition" -> BooleanNode.valueOf(condition(argument.asText()));
+            case "Fn::GetAtt" -> getAtt(argument);
+            case "Fn::Sub" -> sub(argument);
+            case "Fn::Join" -> {
                 JsonNode list = resolve(argument.get(1));
                 StringBuilder joined = new StringBuilder();
                 for (int i = 0; i < list.size(); i++) {
                     joined.append(i == 0 ? "" : text(resolve(argument.get(0)))).append(text(list.get(i)));
                 }
-                return new TextNode(joined.toString());
+                yield new TextNode(joined.toString());
             }
-            case "Fn::Select": {
+            case "Fn::Select" -> {
                 int index = Integer.parseInt(text(resolve(argument.get(0))));
                 JsonNode list = resolve(argument.get(1));
                 if (index < 0 || index >= list.size()) {
                     throw new TemplateException("Fn::Select index " + index + " is outside a list of " + list.size() + ".");
                 }
-                return list.get(index);
+                yield list.get(index);
             }
-            case "Fn::Split": {
+            case "Fn::Split" -> {
                 ArrayNode parts = NODES.arrayNode();
                 String delimiter = text(resolve(argument.get(0)));
                 for (String part : text(resolve(argument.get(1))).split(Pattern.quote(delimiter), -1)) {
                     parts.add(part);
                 }
-                return parts;
+                yield parts;
             }
-            case "Fn::If":
-                return resolve(condition(argument.get(0).asText()) ? argument.get(1) : argument.get(2));
-            case "Fn::Equals":
-                return BooleanNode.valueOf(text(resolve(argument.get(0))).equals(text(resolve(argument.get(1)))));
-            case "Fn::Not":
-                return BooleanNode.valueOf(!bool(resolve(argument.get(0)), "Fn::Not"));
-            case "Fn::And": {
+            case "Fn::If" -> resolve(condition(argument.get(0).asText()) ? argument.get(1) : argument.get(2));
+            case "Fn::Equals" -> BooleanNode.valueOf(text(resolve(argument.get(0))).equals(text(resolve(argument.get(1)))));
+            case "Fn::Not" -> BooleanNode.valueOf(!bool(resolve(argument.get(0)), "Fn::Not"));
+            case "Fn::And" -> {
                 boolean all = true;
                 for (JsonNode operand : argument) {
                     all &= bool(resolve(operand), "Fn::And");
                 }
-                return BooleanNode.valueOf(all);
+                yield BooleanNode.valueOf(all);
             }
-            case "Fn::Or": {
+            case "Fn::Or" -> {
                 boolean any = false;
                 for (JsonNode operand : argument) {
                     any |= bool(resolve(operand), "Fn::Or");
                 }
-                return BooleanNode.valueOf(any);
+                yield BooleanNode.valueOf(any);
             }
-            case "Fn::Contains": {
+            case "Fn::Contains" -> {
                 String wanted = text(resolve(argument.get(1)));
                 for (JsonNode element : resolve(argument.get(0))) {
                     if (text(element).equals(wanted)) {
-                        return BooleanNode.TRUE;
+                        yield BooleanNode.TRUE;
                     }
                 }
-                return BooleanNode.FALSE;
+                yield BooleanNode.FALSE;
             }
-            case "Fn::Base64":
-                return new TextNode(Base64.getEncoder().encodeToString(
+            case "Fn::Base64" -> new TextNode(Base64.getEncoder().encodeToString(
                         text(resolve(argument)).getBytes(StandardCharsets.UTF_8)));
-            case "Fn::FindInMap": {
+            case "Fn::FindInMap" -> {
                 JsonNode value = template.json().path("Mappings").path(text(resolve(argument.get(0))))
                         .path(text(resolve(argument.get(1)))).path(text(resolve(argument.get(2))));
                 if (value.isMissingNode()) {
                     throw new TemplateException("Fn::FindInMap " + argument + " finds nothing in the Mappings.");
                 }
-                return value;
+                yield value;
             }
-            default:
+            default ->
                 throw new TemplateException(name + " is not resolved locally (used in " + argument + ").");
-        }
+        };
     }
 
     private JsonNode refNode(String name) {
@@ -477,8 +475,8 @@ public final class ResolvedTemplate {
                     throw new TemplateException("the AllowedPattern of " + name + " is not a regular expression: " + e.getMessage(), e);
                 }
             }
-            if (declaration.has("MinLength") && value.length() < declaration.get("MinLength").asInt()
-                    || declaration.has("MaxLength") && value.length() > declaration.get("MaxLength").asInt()) {
+            if ((declaration.has("MinLength") && value.length() < declaration.get("MinLength").asInt())
+                    || (declaration.has("MaxLength") && value.length() > declaration.get("MaxLength").asInt())) {
                 throw new TemplateException("the parameter " + name + "=\"" + value + "\" is not "
                         + declaration.path("MinLength").asInt(0) + " to " + declaration.path("MaxLength").asText("any")
                         + " characters long" + why + ".");
@@ -490,8 +488,8 @@ public final class ResolvedTemplate {
                 } catch (NumberFormatException e) {
                     throw new TemplateException("the parameter " + name + "=\"" + value + "\" is not a number.", e);
                 }
-                if (declaration.has("MinValue") && number.compareTo(declaration.get("MinValue").decimalValue()) < 0
-                        || declaration.has("MaxValue") && number.compareTo(declaration.get("MaxValue").decimalValue()) > 0) {
+                if ((declaration.has("MinValue") && number.compareTo(declaration.get("MinValue").decimalValue()) < 0)
+                        || (declaration.has("MaxValue") && number.compareTo(declaration.get("MaxValue").decimalValue()) > 0)) {
                     throw new TemplateException("the parameter " + name + "=" + value + " is outside "
                             + declaration.path("MinValue").asText("-inf") + " to " + declaration.path("MaxValue").asText("inf")
                             + why + ".");

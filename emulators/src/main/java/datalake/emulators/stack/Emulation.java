@@ -1,0 +1,182 @@
+package datalake.emulators.stack;
+
+import datalake.emulators.template.Template;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the local stack does with each resource type of the template: created on an emulator, used as
+ * settings (a function's environment, an event source, the API's routes), or not emulated, and for each
+ * property whether it is applied or why not. {@link #uncovered} finds what the template uses that this
+ * catalogue does not name, so that nothing differs silently (EmulationTest runs it on template.yaml);
+ * {@link #markdown()} is the table docs/DESIGN.md shows (the same test keeps them equal).
+ */
+public final class Emulation {
+    /** How one type is treated. */
+    public enum Treatment {
+        /** Created on moto or DynamoDB Local. */
+        CREATED("created"),
+        /** Read as settings: the functions, their event sources and the API run in the JVM. */
+        SETTINGS("settings"),
+        /** Nothing emulates it. */
+        NOT_EMULATED("not emulated");
+
+        private final String words;
+
+        Treatment(String words) {
+            this.words = words;
+        }
+    }
+
+    /**
+     * One type.
+     *
+     * @param type        the CloudFormation type
+     * @param treatment   what the local stack does with it
+     * @param applied     the properties applied as written
+     * @param differences properties not applied (or applied only in part), each with what differs
+     * @param note        for the whole type: what differs, or where it is checked instead
+     */
+    public record Coverage(String type, Treatment treatment, Set<String> applied, Map<String, String> differences,
+            String note) {
+    }
+
+    private static final Map<String, Coverage> CATALOGUE = new LinkedHashMap<>();
+
+    static {
+        created("AWS::DynamoDB::Table", "DynamoDB Local",
+                Set.of("TableName", "AttributeDefinitions", "KeySchema", "GlobalSecondaryIndexes", "BillingMode",
+                        "ProvisionedThroughput"),
+                Map.of("TimeToLiveSpecification",
+                        "set; nothing local waits for expired items to go (AWS deletes them within about two days)",
+                        "SSESpecification", "DynamoDB Local does not encrypt",
+                        "PointInTimeRecoverySpecification", "DynamoDB Local keeps no backups"));
+        created("AWS::SQS::Queue", "moto",
+                Set.of("QueueName", "VisibilityTimeout", "MessageRetentionPeriod", "MaximumMessageSize", "DelaySeconds",
+                        "ReceiveMessageWaitTimeSeconds", "RedrivePolicy"),
+                Map.of("SqsManagedSseEnabled", "set, but moto does not encrypt",
+                        "KmsMasterKeyId", "no KMS locally"));
+        created("AWS::SQS::QueuePolicy", "moto stores the policy and does not evaluate it",
+                Set.of("Queues", "PolicyDocument"), Map.of());
+        created("AWS::SNS::Topic", "moto",
+                Set.of("TopicName"),
+                Map.of("KmsMasterKeyId", "no KMS locally: messages are not encrypted; deploy-checks' KeyPolicyTest"
+                        + " proves that every publisher may use the key"));
+        created("AWS::SNS::TopicPolicy", "moto stores the policy and does not evaluate it",
+                Set.of("Topics", "PolicyDocument"), Map.of());
+        created("AWS::SNS::Subscription", "moto",
+                Set.of("TopicArn", "Endpoint", "RawMessageDelivery", "FilterPolicy"),
+                Map.of("Protocol", "sqs only: moto sends no e-mail (AlarmEmailSubscription is not made)"));
+        created("AWS::S3::Bucket", "moto",
+                Set.of("BucketName", "BucketEncryption", "PublicAccessBlockConfiguration", "OwnershipControls"),
+                Map.of("NotificationConfiguration", "topic and queue configurations with their events and key filters;"
+                                + " moto omits the sequencer of each record",
+                        "VersioningConfiguration", "set; moto sends no notification for a delete marker, so a DELETE"
+                                + " of a versioned object does not reach the ingester locally (tests send what S3 sends)",
+                        "LifecycleConfiguration", "not set: moto never expires objects, so LifecycleExpiration events"
+                                + " never happen locally"));
+        notEmulated("AWS::S3::BucketPolicy", "not applied: moto evaluates bucket policies, and the local endpoints"
+                + " are plain HTTP, so the TLS-only Deny would refuse every request");
+        settings("AWS::Lambda::Function", "the handler runs in the JVM of the runner or the test",
+                Set.of("FunctionName", "Handler", "Environment", "Timeout", "MemorySize", "Role"),
+                Map.of("Runtime", "the JVM at hand, not Lambda's java21",
+                        "Architectures", "the machine's",
+                        "SnapStart", "no snapshot and restore (priming is tested on its own)",
+                        "LoggingConfig", "logs go to standard output",
+                        "Code", "the classes on the classpath, not the uploaded jar",
+                        "Description", "nothing to emulate",
+                        "Tags", "nothing to emulate"));
+        settings("AWS::Lambda::EventSourceMapping", "the local SQS poller (SqsLambdaPoller)",
+                Set.of("EventSourceArn", "FunctionName", "BatchSize", "MaximumBatchingWindowInSeconds", "ScalingConfig",
+                        "FunctionResponseTypes"),
+                Map.of());
+        settings("AWS::ApiGatewayV2::Api", "the local HTTP API (HttpApiServer), payload format 2.0",
+                Set.of(), Map.of("Name", "nothing to emulate", "Description", "nothing to emulate",
+                        "ProtocolType", "HTTP only"));
+        settings("AWS::ApiGatewayV2::Route", "its route key and authorization type",
+                Set.of("ApiId", "RouteKey", "Target", "AuthorizationType", "AuthorizerId"), Map.of());
+        settings("AWS::ApiGatewayV2::Integration", "the function it invokes",
+                Set.of("ApiId", "IntegrationUri", "PayloadFormatVersion"),
+                Map.of("IntegrationType", "AWS_PROXY only", "TimeoutInMillis", "no timeout locally"));
+        settings("AWS::ApiGatewayV2::Authorizer", "read, not enforced",
+                Set.of("ApiId", "JwtConfiguration", "AuthorizerType"),
+                Map.of("IdentitySource", "JWTs are not verified locally (no issuer to ask)",
+                        "Name", "nothing to emulate"));
+        notEmulated("AWS::ApiGatewayV2::Stage", "its throttling and access logs are not emulated");
+        notEmulated("AWS::KMS::Key", "no KMS locally; deploy-checks' KeyPolicyTest proves that the key policy lets"
+                + " every principal that writes or reads an encrypted topic use the key");
+        notEmulated("AWS::IAM::Role", "no IAM locally: each principal signs with keys of its own, and"
+                + " deploy-checks' IamProofIT evaluates every call it made in the integration tests against its policies");
+        notEmulated("AWS::IAM::ManagedPolicy", "as roles: the index tools' calls are evaluated against it");
+        notEmulated("AWS::Lambda::Version", "the handler runs as built: no versions");
+        notEmulated("AWS::Lambda::Alias", "no aliases (nor SnapStart, which restores published versions)");
+        notEmulated("AWS::Lambda::Permission", "nothing checks who may invoke a function locally");
+        notEmulated("AWS::Logs::LogGroup", "logs go to standard output");
+        notEmulated("AWS::CloudWatch::Alarm", "no CloudWatch: alarms never fire locally; the metrics they read are"
+                + " the functions' log lines, which tests check");
+        notEmulated("AWS::CloudWatch::Dashboard", "no CloudWatch");
+    }
+
+    private Emulation() {
+    }
+
+    private static void created(String type, String note, Set<String> applied, Map<String, String> differences) {
+        CATALOGUE.put(type, new Coverage(type, Treatment.CREATED, applied, differences, note));
+    }
+
+    private static void settings(String type, String note, Set<String> applied, Map<String, String> differences) {
+        CATALOGUE.put(type, new Coverage(type, Treatment.SETTINGS, applied, differences, note));
+    }
+
+    private static void notEmulated(String type, String note) {
+        CATALOGUE.put(type, new Coverage(type, Treatment.NOT_EMULATED, Set.of(), Map.of(), note));
+    }
+
+    /** Every type the local stack knows, in the order of the table. */
+    public static List<Coverage> catalogue() {
+        return List.copyOf(CATALOGUE.values());
+    }
+
+    /**
+     * What the template uses that this catalogue does not name: a resource type, or a property of a created
+     * or settings type that is neither applied nor listed with its difference. Empty when nothing differs
+     * silently.
+     */
+    public static List<String> uncovered(Template template) {
+        List<String> out = new ArrayList<>();
+        for (Template.Resource resource : template.resources().values()) {
+            Coverage coverage = CATALOGUE.get(resource.type());
+            if (coverage == null) {
+                out.add(resource.logicalId() + ": the type " + resource.type() + " is not in the local stack's catalogue");
+                continue;
+            }
+            if (coverage.treatment() == Treatment.NOT_EMULATED) {
+                continue;
+            }
+            resource.properties().fieldNames().forEachRemaining(property -> {
+                if (!coverage.applied().contains(property) && !coverage.differences().containsKey(property)) {
+                    out.add(resource.logicalId() + ": the property " + resource.type() + "." + property
+                            + " is neither applied locally nor listed with its difference");
+                }
+            });
+        }
+        return out;
+    }
+
+    /** The table of docs/DESIGN.md, "What the local stack does not do". */
+    public static String markdown() {
+        StringBuilder out = new StringBuilder("| resource type | locally | what differs |\n|---|---|---|\n");
+        for (Coverage coverage : CATALOGUE.values()) {
+            List<String> differences = new ArrayList<>();
+            coverage.differences().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                    .forEach(e -> differences.add("`" + e.getKey() + "`: " + e.getValue()));
+            out.append("| `").append(coverage.type()).append("` | ").append(coverage.treatment().words).append(": ")
+                    .append(coverage.note()).append(" | ").append(differences.isEmpty() ? "" : String.join("; ", differences))
+                    .append(" |\n");
+        }
+        return out.toString();
+    }
+}

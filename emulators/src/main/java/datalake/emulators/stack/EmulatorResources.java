@@ -1,0 +1,299 @@
+package datalake.emulators.stack;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import datalake.emulators.AwsEndpoints;
+import datalake.emulators.template.ResolvedTemplate;
+import datalake.emulators.template.Template;
+import datalake.emulators.template.TemplateException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.Projection;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughput;
+import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
+import software.amazon.awssdk.services.s3.model.FilterRule;
+import software.amazon.awssdk.services.s3.model.NotificationConfiguration;
+import software.amazon.awssdk.services.s3.model.NotificationConfigurationFilter;
+import software.amazon.awssdk.services.s3.model.OwnershipControlsRule;
+import software.amazon.awssdk.services.s3.model.QueueConfiguration;
+import software.amazon.awssdk.services.s3.model.S3KeyFilter;
+import software.amazon.awssdk.services.s3.model.ServerSideEncryptionRule;
+import software.amazon.awssdk.services.s3.model.TopicConfiguration;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * Creates on emulators what {@link Emulation} says they can hold, from a resolved template, the way
+ * CloudFormation would: tables, queues (and their policies), topics (and their policies), subscriptions,
+ * buckets with their settings and notification configuration. Existing resources are kept and brought to
+ * the template's settings, so building a stack twice under the same names is fine.
+ */
+final class EmulatorResources {
+    private final AwsEndpoints aws;
+    private final Set<String> withheld;
+    private final Set<String> types;
+    private ResolvedTemplate stack;
+
+    private EmulatorResources(AwsEndpoints aws, ResolvedTemplate stack, Set<String> withheld, Set<String> types) {
+        this.aws = aws;
+        this.stack = stack;
+        this.withheld = withheld;
+        this.types = types;
+    }
+
+    /**
+     * Creates the resources (of {@code types} only, unless null), leaving out the properties {@code withheld}
+     * names ("Logical.Property"); the stack returned knows the queue URLs the emulator gave.
+     */
+    static ResolvedTemplate create(AwsEndpoints aws, ResolvedTemplate stack, Set<String> withheld, Set<String> types) {
+        EmulatorResources creator = new EmulatorResources(aws, stack, withheld, types);
+        creator.each("AWS::DynamoDB::Table", creator::table);
+        creator.each("AWS::SQS::Queue", creator::queue);
+        creator.each("AWS::SQS::QueuePolicy", creator::queuePolicy);
+        creator.each("AWS::SNS::Topic", creator::topic);
+        creator.each("AWS::SNS::TopicPolicy", creator::topicPolicy);
+        creator.each("AWS::SNS::Subscription", creator::subscription);
+        creator.each("AWS::S3::Bucket", creator::bucket);
+        return creator.stack;
+    }
+
+    private interface Creation {
+        void create(String logicalId, JsonNode properties);
+    }
+
+    private void each(String type, Creation creation) {
+        if (types != null && !types.contains(type)) {
+            return;
+        }
+        for (Template.Resource resource : stack.template().ofType(type)) {
+            if (stack.exists(resource.logicalId())) {
+                ObjectNode properties = stack.properties(resource.logicalId());
+                for (String property : iterable(properties)) {
+                    if (withheld.contains(resource.logicalId() + "." + property)) {
+                        properties.remove(property);
+                    }
+                }
+                creation.create(resource.logicalId(), properties);
+            }
+        }
+    }
+
+    private void table(String logicalId, JsonNode p) {
+        DynamoDbClient dynamoDb = aws.dynamoDb();
+        String name = stack.ref(logicalId);
+        boolean provisioned = p.path("BillingMode").asText("PROVISIONED").equals("PROVISIONED");
+        CreateTableRequest.Builder request = CreateTableRequest.builder()
+                .tableName(name)
+                .billingMode(provisioned ? BillingMode.PROVISIONED : BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(list(p.path("AttributeDefinitions"), a -> AttributeDefinition.builder()
+                        .attributeName(a.path("AttributeName").asText()).attributeType(a.path("AttributeType").asText()).build()))
+                .keySchema(keys(p.path("KeySchema")));
+        if (provisioned) {
+            request.provisionedThroughput(throughput(p.path("ProvisionedThroughput")));
+        }
+        if (p.has("GlobalSecondaryIndexes")) {
+            request.globalSecondaryIndexes(list(p.path("GlobalSecondaryIndexes"), g -> {
+                GlobalSecondaryIndex.Builder index = GlobalSecondaryIndex.builder()
+                        .indexName(g.path("IndexName").asText())
+                        .keySchema(keys(g.path("KeySchema")))
+                        .projection(Projection.builder().projectionType(g.path("Projection").path("ProjectionType").asText())
+                                .nonKeyAttributes(list(g.path("Projection").path("NonKeyAttributes"), JsonNode::asText))
+                                .build());
+                if (provisioned) {
+                    index.provisionedThroughput(throughput(g.path("ProvisionedThroughput")));
+                }
+                return index.build();
+            }));
+        }
+        try {
+            dynamoDb.createTable(request.build());
+        } catch (ResourceInUseException alreadyThere) {
+            // Kept as it is: the key schema of an existing table cannot change anyway.
+        }
+        DescribeTableRequest describe = DescribeTableRequest.builder().tableName(name).build();
+        dynamoDb.waiter().waitUntilTableExists(describe);
+        JsonNode ttl = p.path("TimeToLiveSpecification");
+        if (ttl.path("Enabled").asBoolean(false) && dynamoDb.describeTimeToLive(r -> r.tableName(name))
+                .timeToLiveDescription().timeToLiveStatus() != TimeToLiveStatus.ENABLED) {
+            dynamoDb.updateTimeToLive(r -> r.tableName(name).timeToLiveSpecification(t -> t
+                    .attributeName(ttl.path("AttributeName").asText()).enabled(true)));
+        }
+    }
+
+    private void queue(String logicalId, JsonNode p) {
+        SqsClient sqs = aws.sqs();
+        String name = stack.getAtt(logicalId, "QueueName");
+        // Attributes are set afterwards: CreateQueue fails on an existing queue with other attributes.
+        String url = sqs.createQueue(r -> r.queueName(name)).queueUrl();
+        Map<QueueAttributeName, String> attributes = new HashMap<>();
+        copy(p, "VisibilityTimeout", QueueAttributeName.VISIBILITY_TIMEOUT, attributes);
+        copy(p, "MessageRetentionPeriod", QueueAttributeName.MESSAGE_RETENTION_PERIOD, attributes);
+        copy(p, "MaximumMessageSize", QueueAttributeName.MAXIMUM_MESSAGE_SIZE, attributes);
+        copy(p, "DelaySeconds", QueueAttributeName.DELAY_SECONDS, attributes);
+        copy(p, "ReceiveMessageWaitTimeSeconds", QueueAttributeName.RECEIVE_MESSAGE_WAIT_TIME_SECONDS, attributes);
+        copy(p, "SqsManagedSseEnabled", QueueAttributeName.SQS_MANAGED_SSE_ENABLED, attributes);
+        if (p.has("RedrivePolicy")) {
+            attributes.put(QueueAttributeName.REDRIVE_POLICY, p.get("RedrivePolicy").toString());
+        }
+        if (!attributes.isEmpty()) {
+            sqs.setQueueAttributes(r -> r.queueUrl(url).attributes(attributes));
+        }
+        String arn = sqs.getQueueAttributes(r -> r.queueUrl(url).attributeNames(QueueAttributeName.QUEUE_ARN))
+                .attributes().get(QueueAttributeName.QUEUE_ARN);
+        expect(logicalId, stack.getAtt(logicalId, "Arn"), arn);
+        stack = stack.with(logicalId, null, url).with(logicalId, "QueueUrl", url);
+    }
+
+    private void queuePolicy(String logicalId, JsonNode p) {
+        String policy = p.path("PolicyDocument").toString();
+        for (JsonNode url : p.path("Queues")) {
+            aws.sqs().setQueueAttributes(r -> r.queueUrl(url.asText()).attributes(Map.of(QueueAttributeName.POLICY, policy)));
+        }
+    }
+
+    private void topic(String logicalId, JsonNode p) {
+        String arn = aws.sns().createTopic(r -> r.name(stack.getAtt(logicalId, "TopicName"))).topicArn();
+        expect(logicalId, stack.ref(logicalId), arn);
+    }
+
+    private void topicPolicy(String logicalId, JsonNode p) {
+        String policy = p.path("PolicyDocument").toString();
+        for (JsonNode topic : p.path("Topics")) {
+            aws.sns().setTopicAttributes(r -> r.topicArn(topic.asText()).attributeName("Policy").attributeValue(policy));
+        }
+    }
+
+    private void subscription(String logicalId, JsonNode p) {
+        String protocol = p.path("Protocol").asText();
+        if (!protocol.equals("sqs")) {
+            return; // Emulation lists the protocols moto cannot deliver to (e-mail)
+        }
+        SnsClient sns = aws.sns();
+        // SNS returns the existing subscription for the same topic, protocol and endpoint.
+        String arn = sns.subscribe(r -> r.topicArn(p.path("TopicArn").asText()).protocol(protocol)
+                .endpoint(p.path("Endpoint").asText()).returnSubscriptionArn(true)).subscriptionArn();
+        sns.setSubscriptionAttributes(r -> r.subscriptionArn(arn).attributeName("RawMessageDelivery")
+                .attributeValue(Boolean.toString(p.path("RawMessageDelivery").asBoolean(false))));
+        if (p.has("FilterPolicy")) {
+            sns.setSubscriptionAttributes(r -> r.subscriptionArn(arn).attributeName("FilterPolicy")
+                    .attributeValue(p.get("FilterPolicy").toString()));
+        }
+    }
+
+    private void bucket(String logicalId, JsonNode p) {
+        S3Client s3 = aws.s3();
+        String bucket = stack.ref(logicalId);
+        try {
+            s3.createBucket(r -> r.bucket(bucket));
+        } catch (BucketAlreadyOwnedByYouException alreadyThere) {
+            // us-east-1 answers 200 for a bucket one owns; other regions answer this.
+        }
+        if (p.path("VersioningConfiguration").has("Status")) {
+            s3.putBucketVersioning(r -> r.bucket(bucket).versioningConfiguration(v -> v
+                    .status(p.path("VersioningConfiguration").path("Status").asText())));
+        }
+        JsonNode encryption = p.path("BucketEncryption").path("ServerSideEncryptionConfiguration");
+        if (!encryption.isMissingNode()) {
+            s3.putBucketEncryption(r -> r.bucket(bucket).serverSideEncryptionConfiguration(c -> c.rules(
+                    list(encryption, rule -> ServerSideEncryptionRule.builder()
+                            .bucketKeyEnabled(rule.path("BucketKeyEnabled").asBoolean(false))
+                            .applyServerSideEncryptionByDefault(d -> d.sseAlgorithm(
+                                    rule.path("ServerSideEncryptionByDefault").path("SSEAlgorithm").asText()))
+                            .build()))));
+        }
+        JsonNode block = p.path("PublicAccessBlockConfiguration");
+        if (!block.isMissingNode()) {
+            s3.putPublicAccessBlock(r -> r.bucket(bucket).publicAccessBlockConfiguration(b -> b
+                    .blockPublicAcls(block.path("BlockPublicAcls").asBoolean(false))
+                    .blockPublicPolicy(block.path("BlockPublicPolicy").asBoolean(false))
+                    .ignorePublicAcls(block.path("IgnorePublicAcls").asBoolean(false))
+                    .restrictPublicBuckets(block.path("RestrictPublicBuckets").asBoolean(false))));
+        }
+        JsonNode ownership = p.path("OwnershipControls").path("Rules");
+        if (!ownership.isMissingNode()) {
+            s3.putBucketOwnershipControls(r -> r.bucket(bucket).ownershipControls(o -> o.rules(list(ownership,
+                    rule -> OwnershipControlsRule.builder()
+                            .objectOwnership(rule.path("ObjectOwnership").asText()).build()))));
+        }
+        notifications(bucket, p.path("NotificationConfiguration"));
+    }
+
+    /** The bucket's Topic and Queue configurations, events and key filters as written. */
+    private void notifications(String bucket, JsonNode configuration) {
+        if (configuration.isMissingNode()) {
+            return;
+        }
+        List<TopicConfiguration> topics = list(configuration.path("TopicConfigurations"), c -> TopicConfiguration.builder()
+                .topicArn(c.path("Topic").asText()).eventsWithStrings(c.path("Event").asText())
+                .filter(filter(c.path("Filter"))).build());
+        List<QueueConfiguration> queues = list(configuration.path("QueueConfigurations"), c -> QueueConfiguration.builder()
+                .queueArn(c.path("Queue").asText()).eventsWithStrings(c.path("Event").asText())
+                .filter(filter(c.path("Filter"))).build());
+        aws.s3().putBucketNotificationConfiguration(r -> r.bucket(bucket).notificationConfiguration(
+                NotificationConfiguration.builder().topicConfigurations(topics).queueConfigurations(queues).build()));
+    }
+
+    private static List<String> iterable(JsonNode object) {
+        List<String> names = new ArrayList<>();
+        object.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    private static NotificationConfigurationFilter filter(JsonNode filter) {
+        JsonNode rules = filter.path("S3Key").path("Rules");
+        if (rules.isMissingNode()) {
+            return null;
+        }
+        return NotificationConfigurationFilter.builder().key(S3KeyFilter.builder().filterRules(list(rules,
+                rule -> FilterRule.builder().name(rule.path("Name").asText()).value(rule.path("Value").asText()).build()))
+                .build()).build();
+    }
+
+    private static void copy(JsonNode properties, String property, QueueAttributeName name,
+            Map<QueueAttributeName, String> attributes) {
+        if (properties.has(property)) {
+            attributes.put(name, properties.get(property).asText());
+        }
+    }
+
+    private static List<KeySchemaElement> keys(JsonNode schema) {
+        return list(schema, k -> KeySchemaElement.builder().attributeName(k.path("AttributeName").asText())
+                .keyType(k.path("KeyType").asText()).build());
+    }
+
+    private static ProvisionedThroughput throughput(JsonNode p) {
+        return ProvisionedThroughput.builder().readCapacityUnits(p.path("ReadCapacityUnits").asLong(1))
+                .writeCapacityUnits(p.path("WriteCapacityUnits").asLong(1)).build();
+    }
+
+    private static <T> List<T> list(JsonNode array, Function<JsonNode, T> mapping) {
+        List<T> out = new ArrayList<>();
+        for (JsonNode element : array) {
+            out.add(mapping.apply(element));
+        }
+        return out;
+    }
+
+    /** What the emulator answered must be what the template resolves to (same account and region). */
+    private static void expect(String logicalId, String resolved, String answered) {
+        if (!resolved.equals(answered)) {
+            throw new TemplateException("the emulator made " + logicalId + " as " + answered + ", where the template"
+                    + " resolves it to " + resolved + "; the stack's account and region must be the emulator's.");
+        }
+    }
+}

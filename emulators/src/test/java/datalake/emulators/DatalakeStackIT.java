@@ -1,0 +1,214 @@
+package datalake.emulators;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import datalake.emulators.stack.ApiSettings;
+import datalake.emulators.stack.FunctionSettings;
+import datalake.emulators.stack.SqsEventSource;
+import datalake.emulators.template.TemplateCopy;
+import datalake.emulators.template.TemplateException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
+import software.amazon.awssdk.services.s3.model.Event;
+import software.amazon.awssdk.services.s3.model.GetBucketNotificationConfigurationResponse;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * template.yaml's stack, built on moto and DynamoDB Local from the SAM transform of the template: every
+ * resource the emulators hold has the template's settings, the functions get the template's environment,
+ * the event source and the API their settings, and a copy of the template with other values gives a stack
+ * with those values.
+ */
+@ExtendWith(EmulatorsExtension.class)
+class DatalakeStackIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    static final Emulators AWS = Emulators.shared();
+
+    @Test
+    void theQueuesTopicsBucketAndTablesHaveTheTemplatesSettings(DynamoDbClient dynamoDb, SqsClient sqs, SnsClient sns,
+            S3Client s3) throws IOException {
+        // When the template is built with a prefix of its own
+        DatalakeStack stack = DatalakeStack.unique(AWS, "stack");
+        String prefix = stack.prefix();
+
+        // Then the names are the template's, with the prefix
+        assertEquals(prefix + "-records", stack.recordsTable());
+        assertEquals(prefix + "-latest", stack.latestTable());
+        assertEquals(prefix + "-123456789012-us-east-1", stack.bucket());
+        assertEquals("arn:aws:sqs:us-east-1:123456789012:" + prefix + "-ingest", stack.ingestQueueArn());
+
+        // and the ingest queue has the template's attributes: 6x the ingester's timeout, 4 days, 256 KB, redrive
+        Map<QueueAttributeName, String> ingest = sqs.getQueueAttributes(r -> r.queueUrl(stack.ingestQueueUrl())
+                .attributeNames(QueueAttributeName.ALL)).attributes();
+        assertEquals("360", ingest.get(QueueAttributeName.VISIBILITY_TIMEOUT));
+        assertEquals("345600", ingest.get(QueueAttributeName.MESSAGE_RETENTION_PERIOD));
+        assertEquals("262144", ingest.get(QueueAttributeName.MAXIMUM_MESSAGE_SIZE));
+        JsonNode redrive = JSON.readTree(ingest.get(QueueAttributeName.REDRIVE_POLICY));
+        assertEquals("arn:aws:sqs:us-east-1:123456789012:" + prefix + "-ingest-dlq", redrive.path("deadLetterTargetArn").asText());
+        assertEquals(5, redrive.path("maxReceiveCount").asInt());
+        assertEquals("1209600", sqs.getQueueAttributes(r -> r.queueUrl(stack.deadLetterQueueUrl())
+                .attributeNames(QueueAttributeName.MESSAGE_RETENTION_PERIOD)).attributes()
+                .get(QueueAttributeName.MESSAGE_RETENTION_PERIOD));
+
+        // and the upload topic delivers raw to the ingest queue
+        var subscriptions = sns.listSubscriptionsByTopic(r -> r.topicArn(stack.uploadTopicArn())).subscriptions();
+        assertEquals(List.of(stack.ingestQueueArn()), subscriptions.stream().map(s -> s.endpoint()).toList());
+        assertEquals("true", sns.getSubscriptionAttributes(r -> r.subscriptionArn(subscriptions.get(0).subscriptionArn()))
+                .attributes().get("RawMessageDelivery"));
+        assertTrue(sns.listSubscriptionsByTopic(r -> r.topicArn(stack.reportTopicArn())).subscriptions().isEmpty(),
+                "nobody reads the reports unless a test subscribes");
+
+        // and the bucket is versioned and notifies creations, removals and expirations to the upload topic
+        assertEquals(BucketVersioningStatus.ENABLED, s3.getBucketVersioning(r -> r.bucket(stack.bucket())).status());
+        GetBucketNotificationConfigurationResponse notifications =
+                s3.getBucketNotificationConfiguration(r -> r.bucket(stack.bucket()));
+        assertEquals(List.of(Event.S3_OBJECT_CREATED, Event.S3_OBJECT_REMOVED, Event.S3_LIFECYCLE_EXPIRATION),
+                notifications.topicConfigurations().stream().flatMap(c -> c.events().stream()).toList());
+        assertTrue(notifications.topicConfigurations().stream().allMatch(c -> c.topicArn().equals(stack.uploadTopicArn())));
+
+        // and the tables have the template's keys, index and TTL
+        TableDescription records = dynamoDb.describeTable(r -> r.tableName(stack.recordsTable())).table();
+        assertEquals(List.of(key("time_index_key", KeyType.HASH), key("range_key", KeyType.RANGE)), records.keySchema());
+        assertEquals(BillingMode.PAY_PER_REQUEST, records.billingModeSummary().billingMode());
+        assertEquals("work-id-index", records.globalSecondaryIndexes().get(0).indexName());
+        assertEquals(List.of(key("work_id_index_key", KeyType.HASH), key("range_key", KeyType.RANGE)),
+                records.globalSecondaryIndexes().get(0).keySchema());
+        assertEquals(ProjectionType.ALL, records.globalSecondaryIndexes().get(0).projection().projectionType());
+        assertEquals(TimeToLiveStatus.ENABLED, dynamoDb.describeTimeToLive(r -> r.tableName(stack.recordsTable()))
+                .timeToLiveDescription().timeToLiveStatus());
+        assertEquals(List.of(key("what_where_key", KeyType.HASH)),
+                dynamoDb.describeTable(r -> r.tableName(stack.latestTable())).table().keySchema());
+    }
+
+    @Test
+    void theFunctionsEventSourceAndApiHaveTheTemplatesSettings() {
+        DatalakeStack stack = DatalakeStack.builder(AWS).prefix(DatalakeStack.uniquePrefix("settings"))
+                .parameter("RetentionDays", "30").build();
+
+        // The ingester's environment: the template's variables resolved, then the emulators' endpoints
+        FunctionSettings ingester = stack.ingester();
+        Map<String, String> env = ingester.environment();
+        assertEquals(stack.recordsTable(), env.get("DATALAKE_DYNAMODB_TABLE"));
+        assertEquals(stack.latestTable(), env.get("DATALAKE_LATEST_TABLE"));
+        assertEquals(stack.reportTopicArn(), env.get("DATALAKE_REPORT_TOPIC_ARN"));
+        assertEquals(stack.deadLetterQueueUrl(), env.get("DATALAKE_DLQ_URL"));
+        assertEquals(stack.storageUrl(), env.get("DATALAKE_STORAGE_URL"));
+        assertEquals("5", env.get("DATALAKE_MAX_RECEIVE_COUNT"));
+        assertEquals("30", env.get("DATALAKE_RETENTION_DAYS"));
+        assertEquals(stack.prefix() + "-ingester", env.get("AWS_LAMBDA_FUNCTION_NAME"));
+        assertEquals(AWS.motoEndpoint().toString(), env.get("AWS_ENDPOINT_URL_SQS"));
+        assertTrue(env.get("AWS_ACCESS_KEY_ID").endsWith("IngesterFunction"), "the ingester signs as its role");
+        assertEquals(Duration.ofSeconds(60), ingester.timeout());
+        assertEquals("datalake.ingester.IngesterHandler::handleRequest", ingester.handler());
+        // and the query function has no report topic, no retention
+        assertFalse(stack.query().environment().containsKey("DATALAKE_REPORT_TOPIC_ARN"));
+        assertFalse(stack.query().environment().containsKey("DATALAKE_RETENTION_DAYS"));
+
+        // The SQS trigger
+        SqsEventSource source = stack.ingestEventSource();
+        assertEquals(stack.ingestQueueUrl(), source.queueUrl());
+        assertEquals(10, source.batchSize());
+        assertEquals(Duration.ofSeconds(1), source.batchingWindow());
+        assertEquals(10, source.maximumConcurrency());
+        assertTrue(source.reportBatchItemFailures());
+
+        // The API: one $default route to the query function, IAM-authorised
+        ApiSettings api = stack.api();
+        assertEquals(1, api.routes().size());
+        ApiSettings.Route route = api.routes().get(0);
+        assertEquals("$default", route.routeKey());
+        assertEquals(DatalakeStack.QUERY, route.function());
+        assertEquals("AWS_IAM", route.authorization());
+        assertEquals(route, api.route("GET", "/v0/archive/files/").orElseThrow());
+    }
+
+    @Test
+    void aCopyOfTheTemplateWithOtherValuesGivesAStackWithThem(SqsClient sqs) throws IOException {
+        // Given a copy of template.yaml with another visibility timeout, maxReceiveCount and batch size
+        Path copy = TemplateCopy.ofRepositoryTemplate()
+                .replace("VisibilityTimeout: 360", "VisibilityTimeout: 45")
+                .replace("maxReceiveCount: !Ref IngestMaxReceiveCount", "maxReceiveCount: 7")
+                .replace("BatchSize: !Ref IngestBatchSize", "BatchSize: 4")
+                .write();
+
+        // When a stack is built from it
+        DatalakeStack stack = DatalakeStack.builder(AWS).prefix(DatalakeStack.uniquePrefix("copy")).template(copy).build();
+
+        // Then the queue and the event source follow the copy
+        Map<QueueAttributeName, String> ingest = sqs.getQueueAttributes(r -> r.queueUrl(stack.ingestQueueUrl())
+                .attributeNames(QueueAttributeName.VISIBILITY_TIMEOUT, QueueAttributeName.REDRIVE_POLICY)).attributes();
+        assertEquals("45", ingest.get(QueueAttributeName.VISIBILITY_TIMEOUT));
+        assertEquals(7, JSON.readTree(ingest.get(QueueAttributeName.REDRIVE_POLICY)).path("maxReceiveCount").asInt());
+        assertEquals(4, stack.ingestEventSource().batchSize());
+
+        // and the local poller takes four messages a batch (six sent, and the s3:TestEvent S3 sent through
+        // the upload topic when the bucket's notification was configured)
+        for (int i = 0; i < 6; i++) {
+            int n = i;
+            sqs.sendMessage(r -> r.queueUrl(stack.ingestQueueUrl()).messageBody("{\"n\":" + n + "}"));
+        }
+        List<Integer> batches = new java.util.concurrent.CopyOnWriteArrayList<>();
+        SqsLambdaPoller poller = new SqsLambdaPoller(stack.pollerEndpoints().sqs(),
+                stack.ingestEventSource().withBatchingWindow(Duration.ofSeconds(2)), (event, context) -> {
+                    batches.add(event.getRecords().size());
+                    return new com.amazonaws.services.lambda.runtime.events.SQSBatchResponse(List.of());
+                }, stack.ingester());
+        int taken = 0;
+        while (taken < 7) {
+            taken += poller.pollOnce(2);
+        }
+        assertEquals(List.of(4, 3), batches);
+    }
+
+    @Test
+    void aParameterTheTemplateRefusesIsRefusedBeforeAnythingIsMade() {
+        TemplateException refused = assertThrows(TemplateException.class, () -> DatalakeStack.builder(AWS)
+                .prefix(DatalakeStack.uniquePrefix("jwt")).parameter("ApiAuthMode", "JWT").build());
+        assertTrue(refused.getMessage().contains("JwtIssuer"), refused.getMessage());
+    }
+
+    @Test
+    void buildingTwiceKeepsTheResourcesAndTestSideAdditionsComeOnTop(SnsClient sns, SqsClient sqs) {
+        String prefix = DatalakeStack.uniquePrefix("again");
+        DatalakeStack first = DatalakeStack.builder(AWS).prefix(prefix).build();
+        DatalakeStack second = DatalakeStack.builder(AWS).prefix(prefix).parameter("IngestMaxReceiveCount", "3").build();
+        assertEquals(first.ingestQueueUrl(), second.ingestQueueUrl());
+        assertEquals(1, sns.listSubscriptionsByTopic(r -> r.topicArn(second.uploadTopicArn())).subscriptions().size());
+
+        // A queue subscribed to the report topic, raw, where a test reads reports
+        String reports = second.subscribeReportQueue();
+        sns.publish(r -> r.topicArn(second.reportTopicArn()).message("{\"status\":\"success\",\"records\":[]}"));
+        Message report = Messages.awaitMessage(sqs, reports, body -> body.contains("status"), Duration.ofSeconds(10));
+        assertEquals("{\"status\":\"success\",\"records\":[]}", report.body());
+
+        // S3 straight to the queue: the upload topic no longer delivers there
+        second.notifyIngestQueueDirectly();
+        assertTrue(sns.listSubscriptionsByTopic(r -> r.topicArn(second.uploadTopicArn())).subscriptions().isEmpty());
+    }
+
+    private static KeySchemaElement key(String name, KeyType type) {
+        return KeySchemaElement.builder().attributeName(name).keyType(type).build();
+    }
+}
