@@ -67,7 +67,7 @@ class TemplateTest {
                 "IngestDeadLetterQueue", "UploadSubscription", "ReportTopic", "RecordsTable", "LatestTable",
                 "IngesterFunction", "QueryFunction", "BackfillFunction", "BackfillJobRole", "OperationsBucket",
                 "HttpApi", "DefaultRoute", "Dashboard",
-                "DeadLetterQueueNotEmptyAlarm", "IngesterErrorsAlarm", "IngesterThrottlesAlarm",
+                "DeadLetterQueueNotEmptyAlarm", "IngesterErrorsAlarm", "IngesterThrottlesAlarm", "ReportsNotPublishedAlarm",
                 "IndexOperatorPolicy",
                 "QueryErrorsAlarm", "QueryThrottlesAlarm")) {
             assertTrue(resources.has(name), name + " is declared");

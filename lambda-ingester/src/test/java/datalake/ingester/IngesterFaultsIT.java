@@ -23,6 +23,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.SdkResponse;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
@@ -32,6 +33,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sns.model.KmsAccessDeniedException;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
@@ -168,6 +170,42 @@ class IngesterFaultsIT {
         // and the failure is logged for each message and counted in the metrics
         assertEquals(2, s.logLines.stream().filter(l -> l.contains("report not published")).count(), String.join("\n", s.logLines));
         assertTrue(s.logLines.stream().anyMatch(l -> l.contains("\"ReportsFailed\":2")), String.join("\n", s.logLines));
+    }
+
+    @Test
+    void aReportTheKeyRefusesIsCountedAndItsMessageIsNotRetried() {
+        // given SNS answering as it does when the topic's KMS key refuses the publisher (no emulator has
+        // KMS: the answer is injected), as every report was refused before the key policy delegated to IAM
+        IngesterHarness s = stack("key-refuses");
+        SnsClient sns = s.ingesterAws.s3Clients().build(SnsClient.builder(), o -> o.addExecutionInterceptor(new KeyRefuses()));
+        closing.add(sns);
+        s.put("f.log", metadata("f", START, null));
+
+        // when
+        Set<String> retried = invoke(s, ingester(s, s.ingesterAws.dynamoDb(), sns), s.receive(1), Duration.ofSeconds(30));
+
+        // then the file is indexed and its message acknowledged, not retried (docs/DESIGN.md, "Failure policy")
+        assertEquals(Set.of(), retried);
+        assertEquals(List.of("f"), s.records().stream().map(r -> r.metadata().id()).toList());
+        s.assertEmpty(s.stack.ingestQueueUrl());
+        // and the report is not silently lost: logged with the reason, and counted in the metric the
+        // template's ReportsNotPublishedAlarm watches (ReportsAlarmTest)
+        assertTrue(s.logLines.stream().anyMatch(l -> l.contains("report not published") && l.contains("KMS")),
+                String.join("\n", s.logLines));
+        assertTrue(s.logLines.stream().anyMatch(l -> l.contains("\"ReportsFailed\":1")), String.join("\n", s.logLines));
+    }
+
+    /** SNS's answer when the topic's key may not be used by the publisher. */
+    private static final class KeyRefuses implements ExecutionInterceptor {
+        @Override
+        public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+            String message = "User: arn:aws:sts::123456789012:assumed-role/ingester is not authorized to perform:"
+                    + " kms:GenerateDataKey on the topic's key (Service: AWSKMS; Status Code: 400; Error Code: AccessDeniedException)";
+            throw KmsAccessDeniedException.builder().statusCode(400).message(message)
+                    .awsErrorDetails(AwsErrorDetails.builder().serviceName("Sns").errorCode("KMSAccessDenied")
+                            .errorMessage(message).build())
+                    .build();
+        }
     }
 
     @Test
