@@ -5,19 +5,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.sns.SnsClient;
-import software.amazon.awssdk.services.sqs.SqsClient;
 
 /** Another {@link AwsEndpoints}'s emulators, with clients that sign with other credentials. */
-final class CredentialedEndpoints implements AwsEndpoints {
+final class CredentialedEndpoints extends ClientsOfFactories {
     private final AwsEndpoints base;
     private final AwsCredentialsProvider credentials;
-    private S3Client s3;
-    private SqsClient sqs;
-    private SnsClient sns;
-    private DynamoDbClient dynamoDb;
 
     CredentialedEndpoints(AwsEndpoints base, AwsCredentialsProvider credentials) {
         this.base = base;
@@ -27,38 +19,6 @@ final class CredentialedEndpoints implements AwsEndpoints {
     @Override
     public String name() {
         return base.name();
-    }
-
-    @Override
-    public synchronized S3Client s3() {
-        if (s3 == null) {
-            s3 = s3Clients().build(S3Client.builder().forcePathStyle(true));
-        }
-        return s3;
-    }
-
-    @Override
-    public synchronized SqsClient sqs() {
-        if (sqs == null) {
-            sqs = s3Clients().build(SqsClient.builder());
-        }
-        return sqs;
-    }
-
-    @Override
-    public synchronized SnsClient sns() {
-        if (sns == null) {
-            sns = s3Clients().build(SnsClient.builder());
-        }
-        return sns;
-    }
-
-    @Override
-    public synchronized DynamoDbClient dynamoDb() {
-        if (dynamoDb == null) {
-            dynamoDb = dynamoDbClients().build(DynamoDbClient.builder());
-        }
-        return dynamoDb;
     }
 
     @Override

@@ -10,15 +10,10 @@ import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.SdkClient;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
-import software.amazon.awssdk.services.sns.SnsClient;
-import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * AWS's emulators without Docker, one of each per JVM, started when first needed: DynamoDB Local
@@ -28,7 +23,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * test run ends. Outside JUnit: {@link #shared()}, then {@link #close()} when done (moto is also
  * stopped by a JVM shutdown hook); after {@code close()} the next use starts fresh, empty emulators.
  */
-public final class Emulators implements AwsEndpoints, AutoCloseable {
+public final class Emulators extends ClientsOfFactories implements AutoCloseable {
     /** The region every local client and ARN uses. */
     public static final Region REGION = Region.US_EAST_1;
     /** Dummy credentials; DynamoDB Local accepts only letters and digits in the key id. */
@@ -43,10 +38,6 @@ public final class Emulators implements AwsEndpoints, AutoCloseable {
 
     private DynamoDbLocal dynamoDbLocal;
     private MotoServer moto;
-    private DynamoDbClient dynamoDb;
-    private S3Client s3;
-    private SqsClient sqs;
-    private SnsClient sns;
 
     private Emulators() {
     }
@@ -138,39 +129,6 @@ public final class Emulators implements AwsEndpoints, AutoCloseable {
     }
 
     @Override
-    public synchronized DynamoDbClient dynamoDb() {
-        if (dynamoDb == null) {
-            dynamoDb = dynamoDbClients().build(DynamoDbClient.builder());
-        }
-        return dynamoDb;
-    }
-
-    /** A shared path-style client. */
-    @Override
-    public synchronized S3Client s3() {
-        if (s3 == null) {
-            s3 = s3Clients().build(S3Client.builder().forcePathStyle(true));
-        }
-        return s3;
-    }
-
-    @Override
-    public synchronized SqsClient sqs() {
-        if (sqs == null) {
-            sqs = s3Clients().build(SqsClient.builder());
-        }
-        return sqs;
-    }
-
-    @Override
-    public synchronized SnsClient sns() {
-        if (sns == null) {
-            sns = s3Clients().build(SnsClient.builder());
-        }
-        return sns;
-    }
-
-    @Override
     public Map<String, String> endpointEnvironment() {
         return endpointEnvironment(dynamoDbEndpoint(), motoEndpoint());
     }
@@ -198,15 +156,7 @@ public final class Emulators implements AwsEndpoints, AutoCloseable {
     /** Closes the shared clients and stops both emulators; their data is gone. */
     @Override
     public synchronized void close() {
-        for (SdkClient client : new SdkClient[] {dynamoDb, s3, sqs, sns}) {
-            if (client != null) {
-                client.close();
-            }
-        }
-        dynamoDb = null;
-        s3 = null;
-        sqs = null;
-        sns = null;
+        closeClients();
         try {
             if (moto != null) {
                 moto.stop();
