@@ -235,8 +235,7 @@ public final class Ingester implements AutoCloseable {
         Map<String, BatchObject> byObject = new LinkedHashMap<>();
         int order = 0;
         for (ObjectEvent event : events) {
-            BatchObject object = byObject.computeIfAbsent(event.bucket() + '/' + event.key(), k -> new BatchObject(event));
-            object.order = ++order;
+            own(byObject, event, ++order);
         }
         List<BatchObject> objects = new ArrayList<>(byObject.values());
         sync.sync(objects, deadline);
@@ -333,11 +332,8 @@ public final class Ingester implements AutoCloseable {
                 continue;
             }
             for (ObjectEvent event : message.notification.events()) {
-                order++;
-                BatchObject object = byObject.computeIfAbsent(event.bucket() + '/' + event.key(), k -> new BatchObject());
-                if (object.event == null || Sequencers.compare(event.sequencer(), object.event.sequencer()) >= 0) {
-                    object.event = event;
-                    object.order = order;
+                BatchObject object = own(byObject, event, ++order);
+                if (object.order == order) {
                     object.owner = message;
                 }
                 if (!message.objects.contains(object)) {
@@ -346,6 +342,22 @@ public final class Ingester implements AutoCloseable {
             }
         }
         return new ArrayList<>(byObject.values());
+    }
+
+    /**
+     * The one rule for an object (bucket and key) named more than once (docs/DESIGN.md, "Ingest messages"):
+     * the event with the greater {@code sequencer} wins; without sequencers, or with equal ones, the later
+     * event does, and the object takes its winning event's place ({@code order}) in the batch.
+     *
+     * @return the object the event names
+     */
+    private static BatchObject own(Map<String, BatchObject> byObject, ObjectEvent event, int order) {
+        BatchObject object = byObject.computeIfAbsent(event.bucket() + '/' + event.key(), k -> new BatchObject());
+        if (object.event == null || Sequencers.compare(event.sequencer(), object.event.sequencer()) >= 0) {
+            object.event = event;
+            object.order = order;
+        }
+        return object;
     }
 
     /**
