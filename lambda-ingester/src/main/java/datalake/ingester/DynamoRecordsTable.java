@@ -12,6 +12,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -130,7 +131,7 @@ public record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff 
     }
 
     @Override
-    public Record newest(String what, String where, long newestBucket, long oldestBucket) {
+    public Optional<Record> newest(String what, String where, long newestBucket, long oldestBucket) {
         Record best = null;
         for (long bucket = newestBucket; bucket >= oldestBucket; bucket--) {
             // A file with a record in an older bucket starts before this bucket's first millisecond.
@@ -162,7 +163,7 @@ public record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff 
                         ? response.lastEvaluatedKey() : null;
             } while (start != null);
         }
-        return best;
+        return Optional.ofNullable(best);
     }
 
     /** The latest table holds a file's record of its first bucket, as the ingester offers it. */

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The latest table's part of following objects ({@link ObjectSync}): the newest file of each what:where
@@ -123,7 +124,7 @@ final class LatestUpkeep {
             suspects.putIfAbsent(ours.whatWhereKey().toString(), ours);
         }
         for (Record suspect : suspects.values()) {
-            Record current = latest.current(suspect.whatWhereKey());
+            Record current = latest.current(suspect.whatWhereKey()).orElse(null);
             if (current == null || !current.url().equals(o.entry().url()) || (now.indexed() && sameFile(current, now))) {
                 continue;
             }
@@ -132,10 +133,10 @@ final class LatestUpkeep {
                     && now.metadata().where().equals(current.metadata().where())) {
                 newestBucket = Math.max(newestBucket, now.records(factory).get(0).bucket());
             }
-            Record replacement = records.newest(current.metadata().what(), current.metadata().where(), newestBucket,
-                    newestBucket - LOOKBACK_DAYS);
-            if ((replacement == null || !sameFile(replacement, current)) && latest.replace(current, replacement)) {
-                hints.is(current.whatWhereKey(), replacement);
+            Optional<Record> replacement = records.newest(current.metadata().what(), current.metadata().where(),
+                    newestBucket, newestBucket - LOOKBACK_DAYS);
+            if (!replacement.filter(r -> sameFile(r, current)).isPresent() && latest.replace(current, replacement)) {
+                hints.is(current.whatWhereKey(), replacement.orElse(null));
             }
         }
         return o.finished(clock.millis());

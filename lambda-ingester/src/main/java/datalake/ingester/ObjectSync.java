@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -95,18 +96,19 @@ final class ObjectSync {
         long observedAt = micros(clock.instant());
         StoredObject stored;
         try {
-            stored = objects.head(event.bucket(), event.key());
+            stored = objects.head(event.bucket(), event.key()).orElse(null);
         } catch (RuntimeException e) {
-            Failure failure = Failures.classify(e, event.url());
-            if (failure.kind() != ErrorKind.NO_SUCH_KEY) {
-                return o.failed(failure);
-            }
+            return o.failed(Failures.classify(e, event.url()));
+        }
+        if (stored == null) {
             if (!buckets.computeIfAbsent(event.bucket(), objects::bucketExists)) {
                 return o.failed(new Failure(ErrorKind.NO_SUCH_BUCKET, event.url() + ": the bucket does not exist."));
             }
-            Head head = event.alternateKey() == null ? new Head(event, null) : alternate(event);
-            event = head.event();
-            stored = head.stored();
+            if (event.alternateKey() != null) {
+                Head head = alternate(event);
+                event = head.event();
+                stored = head.stored();
+            }
         }
         String url = event.url();
         State state;
@@ -155,16 +157,12 @@ final class ObjectSync {
         if (sentEntry != null && sentEntry.indexed()) {
             return new Head(asSent, null);
         }
-        try {
-            return new Head(decoded, objects.head(decoded.bucket(), decoded.key()));
-        } catch (RuntimeException e) {
-            Failure failure = Failures.classify(e, decoded.url());
-            if (failure.kind() != ErrorKind.NO_SUCH_KEY) {
-                throw e;
-            }
-            ObjectEntry decodedEntry = known.get(decoded.url());
-            return new Head(decodedEntry != null && decodedEntry.indexed() ? decoded : asSent, null);
+        Optional<StoredObject> stored = objects.head(decoded.bucket(), decoded.key());
+        if (stored.isPresent()) {
+            return new Head(decoded, stored.get());
         }
+        ObjectEntry decodedEntry = known.get(decoded.url());
+        return new Head(decodedEntry != null && decodedEntry.indexed() ? decoded : asSent, null);
     }
 
     private static ObjectEntry entry(ObjectEvent event, long observedAt, State state, Metadata metadata,
