@@ -145,8 +145,7 @@ public final class QueryBenchmark {
     /** Walks every page of a 30-day time query and of a work-id query over the pagination files. */
     private static void paginate(DynamoDbClient dynamoDb, ResourceNames names, int files, int runs, String mode) {
         QueryConfig config = QueryConfig.of(names.recordsTable(), names.bucket());
-        QueryApi api = new QueryApi(config, new DynamoRecordsTable(dynamoDb, names.recordsTable()), null, new NoFiles(),
-                Clock.systemUTC());
+        QueryApi api = QueryApi.forAws(config, new QueryClients(dynamoDb, null, null)).files(new NoFiles()).build();
         Map<String, String> queries = new LinkedHashMap<>();
         queries.put("time", "what=page&start=" + T0 + "&end=" + (T0 + BUCKETS * DAY - 1));
         queries.put("work_id", "what=page&work_id=" + PAGE_WORK_ID);
@@ -202,11 +201,10 @@ public final class QueryBenchmark {
 
     private static void run(String title, DynamoDbClient dynamoDb, ResourceNames names, int iterations, String mode) {
         QueryConfig config = QueryConfig.of(names.recordsTable(), names.bucket());
-        DynamoRecordsTable table = new DynamoRecordsTable(dynamoDb, names.recordsTable());
-        QueryApi api = new QueryApi(config, table, null, new NoFiles(), Clock.systemUTC());
+        QueryApi api = QueryApi.forAws(config, new QueryClients(dynamoDb, null, null)).files(new NoFiles()).build();
         // For reference only: the same code reading one bucket after another (waves of one bucket).
-        QueryApi sequential = new QueryApi(config, table, null, new NoFiles(), Clock.systemUTC(),
-                new TimeQueryPager.Limits(100, 1, 256, 101, 10));
+        QueryApi sequential = QueryApi.forAws(config, new QueryClients(dynamoDb, null, null)).files(new NoFiles())
+                .limits(new TimeQueryPager.Limits(100, 1, 256, 101, 10)).build();
         // 1 day: the bucket of day 10. 30 days: the buckets of days 0 to 29.
         String oneDay = "what=syslog&start=" + (T0 + 10 * DAY) + "&end=" + (T0 + 11 * DAY - 1);
         String thirtyDays = "what=syslog&start=" + T0 + "&end=" + (T0 + 30 * DAY - 1);

@@ -25,10 +25,6 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  */
 public record DynamoRecordsTable(DynamoDbClient dynamoDb, String tableName, UnreadableItems unreadable)
         implements RecordsTable {
-    /** The table with unreadable items reported on standard output (tools and benchmarks). */
-    public DynamoRecordsTable(DynamoDbClient dynamoDb, String tableName) {
-        this(dynamoDb, tableName, new UnreadableItems(QueryApi.LOG, QueryConfig.DEFAULT_FUNCTION_NAME));
-    }
 
     @Override
     public Slice queryBucket(long bucket, String what, String rangePrefix, String after, int limit) {

@@ -36,9 +36,5 @@ public interface RecordsTable {
         public Slice {
             records = List.copyOf(records);
         }
-
-        public boolean hasMore() {
-            return lastKey != null;
-        }
     }
 }

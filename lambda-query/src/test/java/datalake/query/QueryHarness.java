@@ -68,7 +68,7 @@ final class QueryHarness {
      */
     QueryHandler handler(boolean withLatestTable, JsonLog log, Clock clock) {
         return new QueryHandler(QueryApi.forAws(config(withLatestTable),
-                new QueryClients(dynamoDb, aws.s3(), presigner()), log, clock));
+                new QueryClients(dynamoDb, aws.s3(), presigner())).log(log).clock(clock).build());
     }
 
     /** A presigner for moto: path style, its endpoint, the local credentials. */
