@@ -38,7 +38,7 @@ public record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff 
     /** BatchWriteItem's limit of write requests per call. */
     static final int MAX_BATCH = 25;
 
-    /** The BatchWriteItem entry of a record (pure; the translation benchmark measures it). */
+    /** The BatchWriteItem entry of a record (pure; TranslationBenchmark measures it). */
     static WriteRequest writeRequest(Record record) {
         return WriteRequest.builder().putRequest(PutRequest.builder().item(RecordItems.toItem(record)).build()).build();
     }

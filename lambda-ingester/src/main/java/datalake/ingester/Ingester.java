@@ -2,7 +2,6 @@ package datalake.ingester;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
-import datalake.records.Record;
 import datalake.records.RecordFactory;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -40,7 +39,6 @@ public final class Ingester implements AutoCloseable {
     /** How many objects are followed at once (HEADs, commits, deletes, latest-table calls). */
     public static final int DEFAULT_CONCURRENCY = 8;
 
-    private final RecordFactory recordFactory;
     private final Telemetry telemetry;
     private final Clock clock;
     private final ExecutorService executor;
@@ -48,7 +46,7 @@ public final class Ingester implements AutoCloseable {
     private final Settlement settlement;
 
     private Ingester(Builder b) {
-        this.recordFactory = Objects.requireNonNull(b.recordFactory, "recordFactory");
+        RecordFactory recordFactory = Objects.requireNonNull(b.recordFactory, "recordFactory");
         ReportPublisher reports = Objects.requireNonNull(b.reports, "reports");
         DeadLetterQueue deadLetters = Objects.requireNonNull(b.deadLetters, "deadLetters");
         this.telemetry = Objects.requireNonNull(b.telemetry, "telemetry");
@@ -209,12 +207,6 @@ public final class Ingester implements AutoCloseable {
             }
             return new SQSBatchResponse(all);
         }
-    }
-
-    /** The records of one object: validated metadata, one record per day bucket (no I/O). */
-    List<Record> recordsOf(ObjectEvent event, StoredObject stored) {
-        return recordFactory.records(ObjectSync.metadataOf(event.url(), stored), event.url(), stored.lastModified(),
-                stored.size());
     }
 
     /**
