@@ -60,7 +60,7 @@ public final class Ingester implements AutoCloseable {
     }
 
     /** An ingester of one's own collaborators (fakes in unit tests); objects, records, index and dead letters are required. */
-    public static Builder builder() {
+    static Builder builder() {
         return new Builder();
     }
 
@@ -106,23 +106,23 @@ public final class Ingester implements AutoCloseable {
         }
 
         /** Default: 30 buckets at most, no retention. */
-        public Builder recordFactory(RecordFactory factory) {
+        Builder recordFactory(RecordFactory factory) {
             this.recordFactory = factory;
             return this;
         }
 
-        public Builder objects(ObjectStore store) {
+        Builder objects(ObjectStore store) {
             this.objects = store;
             return this;
         }
 
-        public Builder records(RecordsTable table) {
+        Builder records(RecordsTable table) {
             this.records = table;
             return this;
         }
 
         /** The per-object items (required): what the index knows of each object of the bucket. */
-        public Builder index(ObjectIndex objectIndex) {
+        Builder index(ObjectIndex objectIndex) {
             this.index = objectIndex;
             return this;
         }
@@ -131,7 +131,7 @@ public final class Ingester implements AutoCloseable {
          * The ingest queue's maxReceiveCount: a message failing transiently on that receive is dead-lettered
          * by the ingester, with its reason and a report, rather than by redrive. Default: null, never.
          */
-        public Builder maxReceiveCount(Integer receives) {
+        Builder maxReceiveCount(Integer receives) {
             if (receives != null && receives < 1) {
                 throw new IllegalArgumentException("the maxReceiveCount must be at least 1, not " + receives);
             }
@@ -140,18 +140,18 @@ public final class Ingester implements AutoCloseable {
         }
 
         /** Default: null, no latest table. */
-        public Builder latest(LatestTable table) {
+        Builder latest(LatestTable table) {
             this.latest = table;
             return this;
         }
 
         /** Default: {@link ReportPublisher#NONE}. */
-        public Builder reports(ReportPublisher publisher) {
+        Builder reports(ReportPublisher publisher) {
             this.reports = publisher;
             return this;
         }
 
-        public Builder deadLetters(DeadLetterQueue queue) {
+        Builder deadLetters(DeadLetterQueue queue) {
             this.deadLetters = queue;
             return this;
         }
@@ -163,7 +163,7 @@ public final class Ingester implements AutoCloseable {
         }
 
         /** Default: the system clock, UTC. */
-        public Builder clock(Clock source) {
+        Builder clock(Clock source) {
             this.clock = source;
             return this;
         }

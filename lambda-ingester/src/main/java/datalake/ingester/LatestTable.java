@@ -11,7 +11,7 @@ import java.util.Optional;
  * each WHAT and WHERE, offered with a condition and replaced when its file leaves the index. The AWS
  * implementation is {@link DynamoLatestTable}.
  */
-public interface LatestTable {
+interface LatestTable {
     /**
      * Offers the record of a file as the latest of its what:where. An older file never replaces a
      * newer one (greater start, then greater create_time), whatever the order of the calls.

@@ -9,7 +9,7 @@ import java.util.Optional;
  * The records table as the ingester writes it, and reads it back for the latest table. The AWS
  * implementation is {@link DynamoRecordsTable}.
  */
-public interface RecordsTable {
+interface RecordsTable {
     /**
      * Writes records whose keys are all distinct, retrying what the table leaves undone until the
      * deadline. Never throws for a failing table: returns the failure of every record not written

@@ -20,7 +20,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
  * Python datalake's entries have no {@code size}); an unreadable one is reported and left out, so that
  * {@code /latest} scans the day buckets instead.
  */
-public record DynamoLatestTable(DynamoDbClient dynamoDb, String tableName, UnreadableItems unreadable)
+record DynamoLatestTable(DynamoDbClient dynamoDb, String tableName, UnreadableItems unreadable)
         implements LatestTable {
 
     @Override

@@ -23,7 +23,7 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * first key outside the prefix ends the slice. Items are read liberally ({@link StoredRecord}); one that
  * is no record at all is left out, logged and counted ({@link UnreadableItems}).
  */
-public record DynamoRecordsTable(DynamoDbClient dynamoDb, String tableName, UnreadableItems unreadable)
+record DynamoRecordsTable(DynamoDbClient dynamoDb, String tableName, UnreadableItems unreadable)
         implements RecordsTable {
 
     @Override

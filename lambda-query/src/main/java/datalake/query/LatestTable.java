@@ -8,7 +8,7 @@ import java.util.Optional;
  * ingester): the entry of one WHAT and WHERE for {@code /latest}, and every entry, a slice at a time,
  * for {@code /feeds/}. The AWS implementation is {@link DynamoLatestTable}.
  */
-public interface LatestTable {
+interface LatestTable {
     /** The entry of a WHAT and WHERE; empty when there is none, or when it cannot be read (logged and counted). */
     Optional<StoredRecord> latest(String what, String where);
 
