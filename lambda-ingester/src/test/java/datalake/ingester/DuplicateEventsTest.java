@@ -71,56 +71,59 @@ class DuplicateEventsTest {
         return new ObjectEvent(BUCKET, key, "ObjectCreated:Put", sequencer);
     }
 
+    /**
+     * a.csv and b.csv with the same metadata (so the same record key) and the same LastModified: their
+     * places in the batch decide whose record the key keeps.
+     */
+    private void twoCopies() {
+        String metadata = metadata("f1", START, null);
+        objects.put(BUCKET, "a.csv", metadata, MODIFIED, 10);
+        objects.put(BUCKET, "b.csv", metadata, MODIFIED, 10);
+    }
+
+    /** The url of the record the two copies share. */
+    private String recordOfTheSharedKey() {
+        return records.table.get("16514:syslog|webserver02:f1").url();
+    }
+
     private String sequencerIndexed(String key) {
         return records.objects.get("s3://" + BUCKET + "/" + key).sequencer();
     }
 
     @ParameterizedTest
     @EnumSource(Path.class)
-    void theGreaterSequencerOwnsTheObjectWhenItComesSecond(Path path) {
-        objects.put(BUCKET, "a.csv", metadata("f1", START, null), MODIFIED, 10);
+    void theGreaterSequencerOwnsTheObjectWhetherItComesFirstOrSecond(Path path) {
+        objects.put(BUCKET, "first.csv", metadata("f1", START, null), MODIFIED, 10);
+        objects.put(BUCKET, "second.csv", metadata("f2", START, null), MODIFIED, 10);
 
-        ingest(path, put("a.csv", EARLIER), put("a.csv", LATER));
+        ingest(path, put("first.csv", LATER), put("second.csv", EARLIER), put("first.csv", EARLIER),
+                put("second.csv", LATER));
 
-        assertEquals(LATER, sequencerIndexed("a.csv"));
-    }
-
-    @ParameterizedTest
-    @EnumSource(Path.class)
-    void theGreaterSequencerOwnsTheObjectWhenItComesFirst(Path path) {
-        objects.put(BUCKET, "a.csv", metadata("f1", START, null), MODIFIED, 10);
-
-        ingest(path, put("a.csv", LATER), put("a.csv", EARLIER));
-
-        assertEquals(LATER, sequencerIndexed("a.csv"));
+        assertEquals(LATER, sequencerIndexed("first.csv"));
+        assertEquals(LATER, sequencerIndexed("second.csv"));
     }
 
     @ParameterizedTest
     @EnumSource(Path.class)
     void anObjectTakesThePlaceOfItsWinningEventOutOfOrder(Path path) {
-        // given two objects with the same metadata (the same record key) and the same LastModified, so that
-        // their places in the batch decide whose record the key keeps; a.csv is named first by its later
-        // event, then b.csv, then a.csv again by an earlier event delivered late
-        String metadata = metadata("f1", START, null);
-        objects.put(BUCKET, "a.csv", metadata, MODIFIED, 10);
-        objects.put(BUCKET, "b.csv", metadata, MODIFIED, 10);
+        // given two copies; a.csv is named first by its later event, then b.csv, then a.csv again by an
+        // earlier event delivered late
+        twoCopies();
 
         ingest(path, put("a.csv", LATER), put("b.csv", null), put("a.csv", EARLIER));
 
         // then a.csv stands at its winning event's place, before b.csv: b.csv's record is the one kept
-        assertEquals("s3://" + BUCKET + "/b.csv", records.table.get("16514:syslog|webserver02:f1").url());
+        assertEquals("s3://" + BUCKET + "/b.csv", recordOfTheSharedKey());
         assertEquals(LATER, sequencerIndexed("a.csv"));
     }
 
     @ParameterizedTest
     @EnumSource(Path.class)
     void withoutSequencersTheLaterEventOwnsTheObject(Path path) {
-        String metadata = metadata("f1", START, null);
-        objects.put(BUCKET, "a.csv", metadata, MODIFIED, 10);
-        objects.put(BUCKET, "b.csv", metadata, MODIFIED, 10);
+        twoCopies();
 
         ingest(path, put("a.csv", null), put("b.csv", null), put("a.csv", null));
 
-        assertEquals("s3://" + BUCKET + "/a.csv", records.table.get("16514:syslog|webserver02:f1").url());
+        assertEquals("s3://" + BUCKET + "/a.csv", recordOfTheSharedKey());
     }
 }
