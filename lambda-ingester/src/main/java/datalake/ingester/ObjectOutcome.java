@@ -3,7 +3,6 @@ package datalake.ingester;
 import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.RecordKey;
 import datalake.records.Metadata;
-import datalake.records.Record;
 import datalake.records.StatusReport;
 import java.util.ArrayList;
 import java.util.Collection;
