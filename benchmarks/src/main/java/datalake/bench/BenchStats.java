@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /** Medians and percentiles of samples, and the JSON number format scripts/bench.sh reads. */
-public final class BenchStats {
+final class BenchStats {
     private BenchStats() {
     }
 

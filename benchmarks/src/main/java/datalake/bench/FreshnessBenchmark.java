@@ -97,7 +97,7 @@ public final class FreshnessBenchmark {
             }
             QueryApi api = QueryApi.forAws(QueryConfig.of(bench.stack.recordsTable(), bench.stack.bucket()),
                     new QueryClients(Emulators.clientsFor(bench.dynamoEndpoint).build(DynamoDbClient.builder()),
-                            bench.s3, Emulators.presignerFor(bench.moto.endpoint())));
+                            bench.s3, Emulators.presignerFor(bench.moto.endpoint()))).build();
             for (int i = 0; i < 2; i++) {
                 Thread prober = new Thread(() -> probe(api, probes), "bench-prober-" + i);
                 prober.setDaemon(true); // they stop with the JVM

@@ -90,6 +90,58 @@ public final class IngestBenchmark {
             Map<String, String> env = new HashMap<>(stack.ingester().environment());
             env.put("DATALAKE_S3_PATH_STYLE", "true");
             IngesterConfig config = IngesterConfig.fromEnvironment(env);
+            Sandboxes sandboxes = Sandboxes.start(bench, config, pollers);
+
+            // Rounds: push up to --backlog files and wait until all their notifications are queued, then
+            // let the pollers drain that backlog until the table holds every record so far. moto 5.2.5's
+            // SQS is O(queue depth) per SendMessage and three times that per message received (each
+            // computes every queue attribute, counting all messages; sqs/models.py Queue.attributes), so
+            // a backlog of all N files makes the run O(N^2) in moto; bounded rounds keep it linear.
+            Tally tally = new Tally();
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
+            for (int from = 0; from < files && System.nanoTime() < deadline; from += backlog) {
+                int to = Math.min(files, from + backlog);
+                push(bench, s3, sqs, stack, from, to, tally);
+                drain(bench, sandboxes, sqs, dynamo, stack, from, to, deadline, tally);
+            }
+            long headThreadsCpu = cpuOfThreads("ingester-");
+            sandboxes.close();
+            String deadLetters = sqs.getQueueAttributes(r -> r.queueUrl(stack.deadLetterQueueUrl())
+                    .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES)).attributes()
+                    .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES);
+            if (tally.items != files) {
+                throw new IllegalStateException("after " + tally.seconds + " s only " + tally.items + " of " + files
+                        + " records are in the table (" + tally.acknowledged + " messages acknowledged, " + tally.retried
+                        + " handed back, " + deadLetters + " dead letters)");
+            }
+            IngestFigures figures = IngestFigures.of(tally, sandboxes.handlerCpu().get(), sandboxes.pollerCpu().get(),
+                    headThreadsCpu, ticks);
+            figures.print(out, files, tally, deadLetters, sandboxes.calls());
+            if (options.containsKey("json")) {
+                Files.writeString(Path.of(options.get("json")), figures.json(files, pollers, backlog, tally, sandboxes.calls()));
+            }
+        }
+        System.exit(0);
+    }
+
+    /** What the rounds add up: wall and CPU time of the pushes and the drains, and what the drains saw. */
+    static final class Tally {
+        ProcessCpu pushCpu = ProcessCpu.ZERO;
+        ProcessCpu cpu = ProcessCpu.ZERO;
+        JvmThreadCpu threadsCpu = JvmThreadCpu.zero();
+        double pushSeconds;
+        double seconds;
+        long items;
+        long acknowledged;
+        long retried;
+        /** This thread's polling of the table: the benchmark's, not the ingester's. */
+        long watchCpu;
+    }
+
+    /** The Lambda sandboxes: an ingester each, on clients whose AWS calls are counted, and the CPU their threads spend. */
+    private record Sandboxes(List<Ingester> ingesters, CallCounts calls, S3Client s3, DynamoDbClient dynamo, SnsClient sns,
+            AtomicLong handlerCpu, AtomicLong pollerCpu, AtomicLong acknowledged) implements AutoCloseable {
+        static Sandboxes start(BenchStack bench, IngesterConfig config, int pollers) {
             // The ingesters' own clients, as in Lambda, each call counted (the pollers' SQS calls are Lambda's).
             CallCounts calls = new CallCounts();
             S3Client ingesterS3 = Emulators.clientsFor(bench.moto.endpoint())
@@ -100,139 +152,79 @@ public final class IngestBenchmark {
                     .build(SnsClient.builder(), o -> o.addExecutionInterceptor(calls));
             List<Ingester> ingesters = new ArrayList<>();
             for (int i = 0; i < pollers; i++) {
-                ingesters.add(Ingester.forAws(config, new IngesterClients(ingesterS3, ingesterDynamo, ingesterSns, sqs)).build());
+                ingesters.add(Ingester.forAws(config, new IngesterClients(ingesterS3, ingesterDynamo, ingesterSns,
+                        bench.sqs)).build());
             }
-            AtomicLong handlerCpu = new AtomicLong();
-            AtomicLong acknowledgedSoFar = new AtomicLong();
-            AtomicLong pollerCpu = new AtomicLong();
-            long watchCpu = 0;
-
-            // Rounds: push up to --backlog files and wait until all their notifications are queued, then
-            // let the pollers drain that backlog until the table holds every record so far. moto 5.2.5's
-            // SQS is O(queue depth) per SendMessage and three times that per message received (each
-            // computes every queue attribute, counting all messages; sqs/models.py Queue.attributes), so
-            // a backlog of all N files makes the run O(N^2) in moto; bounded rounds keep it linear.
-            ProcessCpu pushCpu = ProcessCpu.ZERO;
-            ProcessCpu cpu = ProcessCpu.ZERO;
-            JvmThreadCpu threadsCpu = JvmThreadCpu.zero();
-            double pushSeconds = 0;
-            double seconds = 0;
-            long items = 0;
-            long acknowledged = 0;
-            long retried = 0;
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
-            for (int from = 0; from < files && System.nanoTime() < deadline; from += backlog) {
-                int to = Math.min(files, from + backlog);
-                // Push: the clients' part, not timed as ingest; the notifications wait in the queue.
-                ProcessCpu pushBefore = bench.cpu();
-                long pushStarted = System.nanoTime();
-                push(s3, stack.bucket(), from, to);
-                awaitQueued(sqs, stack.ingestQueueUrl(), to - from);
-                pushSeconds += (System.nanoTime() - pushStarted) / 1e9;
-                pushCpu = pushCpu.plus(bench.cpu().minus(pushBefore));
-
-                // Ingest: from the pollers' start until all is acknowledged and in the table.
-                List<SqsLambdaPoller> running = new ArrayList<>();
-                List<Thread> threads = new ArrayList<>();
-                ProcessCpu before = bench.cpu();
-                JvmThreadCpu threadsBefore = JvmThreadCpu.read();
-                long started = System.nanoTime();
-                for (int i = 0; i < pollers; i++) {
-                    // The template's event source, without its batching window (the figures are throughput).
-                    SqsLambdaPoller poller = new SqsLambdaPoller(sqs, stack.ingestEventSource().withBatchingWindow(Duration.ZERO),
-                            new CpuTimed(new IngesterHandler(ingesters.get(i)), handlerCpu, acknowledgedSoFar), stack.ingester());
-                    running.add(poller);
-                    Thread thread = new Thread(() -> {
-                        try {
-                            poller.run();
-                        } finally {
-                            pollerCpu.addAndGet(THREADS.getCurrentThreadCpuTime());
-                        }
-                    }, "bench-poller-" + i);
-                    threads.add(thread);
-                    thread.start();
-                }
-                // Done when every file's record is in the table (a notification delivered twice is
-                // acknowledged twice, so the pollers' count alone can run ahead of the table). This
-                // thread's polling of the table is the benchmark's, not the ingester's: counted apart.
-                long watchStarted = THREADS.getCurrentThreadCpuTime();
-                while (System.nanoTime() < deadline) {
-                    if (acknowledgedSoFar.get() - acknowledged >= to - from
-                            && (items = count(dynamo, stack.recordsTable())) >= to) {
-                        break;
-                    }
-                    Thread.sleep(items > from ? 500 : 50);
-                }
-                watchCpu += THREADS.getCurrentThreadCpuTime() - watchStarted;
-                seconds += (System.nanoTime() - started) / 1e9;
-                cpu = cpu.plus(bench.cpu().minus(before));
-                threadsCpu = threadsCpu.plus(JvmThreadCpu.read().minus(threadsBefore));
-                acknowledged = acknowledgedSoFar.get();
-                retried += running.stream().mapToLong(SqsLambdaPoller::failedItems).sum();
-                running.forEach(SqsLambdaPoller::stop);
-                for (Thread thread : threads) {
-                    thread.join(5000);
-                }
-            }
-            long headThreadsCpu = cpuOfThreads("ingester-");
-            ingesters.forEach(Ingester::close);
-            ingesterS3.close();
-            ingesterDynamo.close();
-            ingesterSns.close();
-            String deadLetters = sqs.getQueueAttributes(r -> r.queueUrl(stack.deadLetterQueueUrl())
-                    .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES)).attributes()
-                    .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES);
-            if (items != files) {
-                throw new IllegalStateException("after " + seconds + " s only " + items + " of " + files
-                        + " records are in the table (" + acknowledged + " messages acknowledged, " + retried
-                        + " handed back, " + deadLetters + " dead letters)");
-            }
-
-            double toSeconds = 1.0 / ticks;
-            double jvm = cpu.self() * toSeconds;
-            double motoCpu = cpu.moto() * toSeconds;
-            double dynamoCpu = cpu.dynamo() * toSeconds;
-            double handler = (handlerCpu.get() + headThreadsCpu) / 1e9;
-            double eventSourceMapping = Math.max(0, pollerCpu.get() / 1e9 - handlerCpu.get() / 1e9);
-            double watch = watchCpu / 1e9;
-            double ours = jvm - eventSourceMapping - watch;
-            double all = jvm + motoCpu + dynamoCpu;
-            double share = ours / all;
-            double jit = threadsCpu.get(JvmThreadCpu.Kind.JIT) * toSeconds;
-            double gc = threadsCpu.get(JvmThreadCpu.Kind.GC) * toSeconds;
-            out.printf(Locale.ROOT, "  push:   %d files in %.1f s (%.0f files/s); CPU s: this JVM %.1f, moto %.1f, DynamoDB Local %.1f%n",
-                    files, pushSeconds, files / pushSeconds, pushCpu.self() * toSeconds, pushCpu.moto() * toSeconds,
-                    pushCpu.dynamo() * toSeconds);
-            out.printf(Locale.ROOT, "  ingest: %d files in %.1f s = %.0f files/s, %d records in the table"
-                    + " (%d messages acknowledged, %d handed back, %s dead letters)%n",
-                    files, seconds, files / seconds, items, acknowledged, retried, deadLetters);
-            out.printf(Locale.ROOT, "  CPU s during ingest (%.1f s wall x %d cores): this JVM %.1f (handler threads %.1f,"
-                            + " pollers' receive/delete %.1f, the benchmark's table counts %.1f, JIT compilers %.1f, GC %.1f,"
-                            + " other threads %.1f), moto %.1f, DynamoDB Local %.1f%n",
-                    seconds, Runtime.getRuntime().availableProcessors(), jvm, handler, eventSourceMapping, watch, jit, gc,
-                    jvm - handler - eventSourceMapping - watch - jit - gc, motoCpu, dynamoCpu);
-            out.printf(Locale.ROOT, "  the ingester's AWS calls per batch of 10 files: %.1f: %s%n",
-                    calls.total(files / 10.0), calls.per(files / 10.0));
-            out.printf(Locale.ROOT, "  our CPU share (this JVM less the pollers' SQS calls and the table counts, of all three processes): %.0f%%"
-                    + " (target < 30%%); %.2f ms of our CPU per file (handler threads %.2f, JIT %.2f, GC %.2f)%n",
-                    100 * share, 1000 * ours / files, 1000 * handler / files, 1000 * jit / files, 1000 * gc / files);
-            if (options.containsKey("json")) {
-                Files.writeString(Path.of(options.get("json")), String.format(Locale.ROOT,
-                        "{\"ingest_files\":%d,\"ingest_pollers\":%d,\"ingest_backlog\":%d,\"ingest_seconds\":%s,\"ingest_files_per_s\":%s,"
-                                + "\"ingest_push_files_per_s\":%s,\"ingest_cpu_s_jvm\":%s,\"ingest_cpu_s_handler\":%s,"
-                                + "\"ingest_cpu_s_pollers\":%s,\"ingest_cpu_s_moto\":%s,\"ingest_cpu_s_dynamodb_local\":%s,"
-                                + "\"ingest_cpu_share_ours_pct\":%s,\"ingest_cpu_ms_per_file_ours\":%s,"
-                                + "\"ingest_cpu_s_jit\":%s,\"ingest_cpu_s_gc\":%s,\"ingest_cpu_ms_per_file_handler\":%s,"
-                                + "\"ingest_cpu_s_watch\":%s,\"ingest_aws_calls_per_batch\":%s,\"ingest_jvm_flags\":\"%s\"}",
-                        files, pollers, backlog, BenchStats.number(seconds), BenchStats.number(files / seconds),
-                        BenchStats.number(files / pushSeconds), BenchStats.number(jvm), BenchStats.number(handler),
-                        BenchStats.number(eventSourceMapping), BenchStats.number(motoCpu), BenchStats.number(dynamoCpu),
-                        BenchStats.number(100 * share), String.format(Locale.ROOT, "%.3f", 1000 * ours / files),
-                        BenchStats.number(jit), BenchStats.number(gc), String.format(Locale.ROOT, "%.3f", 1000 * handler / files),
-                        BenchStats.number(watch), BenchStats.number(calls.total(files / 10.0)), jvmFlags()));
-            }
+            return new Sandboxes(ingesters, calls, ingesterS3, ingesterDynamo, ingesterSns, new AtomicLong(),
+                    new AtomicLong(), new AtomicLong());
         }
-        System.exit(0);
+
+        @Override
+        public void close() {
+            ingesters.forEach(Ingester::close);
+            s3.close();
+            dynamo.close();
+            sns.close();
+        }
+    }
+
+    /** Puts files {@code from..to} and waits until their notifications are queued: the clients' part, not timed as ingest. */
+    private static void push(BenchStack bench, S3Client s3, SqsClient sqs, DatalakeStack stack, int from, int to,
+            Tally tally) throws Exception {
+        ProcessCpu pushBefore = bench.cpu();
+        long pushStarted = System.nanoTime();
+        push(s3, stack.bucket(), from, to);
+        awaitQueued(sqs, stack.ingestQueueUrl(), to - from);
+        tally.pushSeconds += (System.nanoTime() - pushStarted) / 1e9;
+        tally.pushCpu = tally.pushCpu.plus(bench.cpu().minus(pushBefore));
+    }
+
+    /** Ingest: from the pollers' start until every message is acknowledged and every record so far is in the table. */
+    private static void drain(BenchStack bench, Sandboxes sandboxes, SqsClient sqs, DynamoDbClient dynamo,
+            DatalakeStack stack, int from, int to, long deadline, Tally tally) throws Exception {
+        List<SqsLambdaPoller> running = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        ProcessCpu before = bench.cpu();
+        JvmThreadCpu threadsBefore = JvmThreadCpu.read();
+        long started = System.nanoTime();
+        long acknowledgedBefore = sandboxes.acknowledged().get();
+        for (int i = 0; i < sandboxes.ingesters().size(); i++) {
+            // The template's event source, without its batching window (the figures are throughput).
+            SqsLambdaPoller poller = new SqsLambdaPoller(sqs, stack.ingestEventSource().withBatchingWindow(Duration.ZERO),
+                    new CpuTimed(new IngesterHandler(sandboxes.ingesters().get(i)), sandboxes.handlerCpu(),
+                            sandboxes.acknowledged()), stack.ingester());
+            running.add(poller);
+            Thread thread = new Thread(() -> {
+                try {
+                    poller.run();
+                } finally {
+                    sandboxes.pollerCpu().addAndGet(THREADS.getCurrentThreadCpuTime());
+                }
+            }, "bench-poller-" + i);
+            threads.add(thread);
+            thread.start();
+        }
+        // Done when every file's record is in the table (a notification delivered twice is
+        // acknowledged twice, so the pollers' count alone can run ahead of the table). This
+        // thread's polling of the table is the benchmark's, not the ingester's: counted apart.
+        long watchStarted = THREADS.getCurrentThreadCpuTime();
+        while (System.nanoTime() < deadline) {
+            if (sandboxes.acknowledged().get() - acknowledgedBefore >= to - from
+                    && (tally.items = count(dynamo, stack.recordsTable())) >= to) {
+                break;
+            }
+            Thread.sleep(tally.items > from ? 500 : 50);
+        }
+        tally.watchCpu += THREADS.getCurrentThreadCpuTime() - watchStarted;
+        tally.seconds += (System.nanoTime() - started) / 1e9;
+        tally.cpu = tally.cpu.plus(bench.cpu().minus(before));
+        tally.threadsCpu = tally.threadsCpu.plus(JvmThreadCpu.read().minus(threadsBefore));
+        tally.acknowledged += sandboxes.acknowledged().get() - acknowledgedBefore;
+        tally.retried += running.stream().mapToLong(SqsLambdaPoller::failedItems).sum();
+        running.forEach(SqsLambdaPoller::stop);
+        for (Thread thread : threads) {
+            thread.join(5000);
+        }
     }
 
     /** The -X options this JVM runs with (JIT and GC settings), for the record. */

@@ -4,7 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** {@code --name value} pairs; a flag without a value ({@code --quick}) maps to "true". */
-public final class Options {
+final class Options {
     private Options() {
     }
 

@@ -38,7 +38,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code {"message":"Forbidden"}}), and serves static files at paths of their own ({@link Builder#staticFiles}).
  *
  * <pre>{@code
- * try (HttpApiServer server = HttpApiServer.start(new QueryHandler(config), 8080)) {
+ * try (HttpApiServer server = HttpApiServer.start(new QueryHandler(config, dynamoDb, s3, presigner), 8080)) {
  *     System.out.println("query API on " + server.url());
  *     server.awaitTermination();   // or do work, then close()
  * }

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -75,7 +76,7 @@ final class DriftRepair {
             stored.records().stream().filter(r -> stray.contains(RecordKey.of(r)))
                     .forEach(r -> whatWheres.add(r.whatWhereKey().toString()));
             for (String whatWhere : whatWheres) {
-                Record current = latestTable == null ? null : latestTable.current(WhatWhereKey.parse(whatWhere));
+                Record current = latestTable == null ? null : latestTable.current(WhatWhereKey.parse(whatWhere)).orElse(null);
                 boolean currentFile = now != null && now.indexed() && current != null
                         && current.createTime() == now.createTime() && current.metadata().equals(now.metadata());
                 if (current != null && current.url().equals(finding.url()) && !currentFile) {
@@ -91,9 +92,10 @@ final class DriftRepair {
             return;
         }
         long newest = TimeBuckets.bucketOf(entry.metadata().start());
-        Record replacement = recordsTable.newest(entry.metadata().what(), entry.metadata().where(), newest, newest - 90);
-        if (replacement != null && replacement.url().equals(entry.url()) && replacement.createTime() == entry.createTime()
-                && replacement.metadata().equals(entry.metadata())) {
+        Optional<Record> replacement = recordsTable.newest(entry.metadata().what(), entry.metadata().where(), newest,
+                newest - 90);
+        if (replacement.filter(r -> r.url().equals(entry.url()) && r.createTime() == entry.createTime()
+                && r.metadata().equals(entry.metadata())).isPresent()) {
             return;
         }
         latestTable.replace(entry, replacement);

@@ -30,8 +30,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
-import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
@@ -195,16 +193,9 @@ final class Reconcile {
     /** HEADs one object: the records its metadata makes, or none (and why); null when it is gone. */
     private Expected expected(String bucket, String key) {
         String url = "s3://" + bucket + "/" + key;
-        StoredObject stored;
-        try {
-            stored = store.head(bucket, key);
-        } catch (NoSuchKeyException e) {
+        StoredObject stored = store.head(bucket, key).orElse(null);
+        if (stored == null) {
             return null;
-        } catch (S3Exception e) {
-            if (e.statusCode() == 404) {
-                return null;
-            }
-            throw e;
         }
         if (stored.datalakeMetadata() == null) {
             return new Expected(url, Map.of(), "no datalake metadata", false);

@@ -49,8 +49,8 @@ public final class BackfillHandler implements RequestStreamHandler {
                 Clock.systemUTC());
     }
 
-    /** For tests and tools: an ingester built with {@link Ingester#forAws} or {@link Ingester#builder}. */
-    public BackfillHandler(Ingester ingester, Clock clock) {
+    /** For tests: an ingester built with {@link Ingester#forAws} or {@link Ingester#builder}. */
+    BackfillHandler(Ingester ingester, Clock clock) {
         this.ingester = ingester;
         this.clock = clock;
     }

@@ -1,50 +1,57 @@
 package datalake.ingester;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
-import datalake.dynamodb.ObjectEntry;
+import datalake.lambda.JsonLog;
 import datalake.records.Metadata;
 import datalake.records.StatusReport;
 import java.util.ArrayList;
 import java.util.List;
 
-/** One queue message of the batch and what became of it. */
-final class BatchMessage {
-    final SQSMessage sqsMessage;
-    /** When its handling began (ms): its report's start. */
-    final long started;
-    Notification notification;
-    final List<BatchObject> objects = new ArrayList<>(1);
-    /** Null while (and when) the message succeeds. */
-    Failure outcome;
-    /** A transient failure on the last receive SQS allows: dead-lettered here, with its reason, rather than by redrive. */
-    boolean givenUp;
+/**
+ * One queue message of a batch and what became of it: the outcomes of the objects it names, and its
+ * own. Immutable: settling it ({@link Settlement}) hands back new values.
+ *
+ * @param sqsMessage the message as SQS delivered it
+ * @param index      its place in the batch (the {@link BatchObject#source()} of the objects it owns)
+ * @param started    when its handling began (ms): its report's start
+ * @param objects    the objects it names, once each, in order
+ * @param outcome    why it did not succeed, or null
+ * @param givenUp    a transient failure on the last receive SQS allows: dead-lettered here, with its
+ *                   reason, rather than by redrive
+ */
+record BatchMessage(SQSMessage sqsMessage, int index, long started, List<ObjectOutcome> objects, Failure outcome,
+        boolean givenUp) {
 
-    BatchMessage(SQSMessage sqsMessage, long started) {
-        this.sqsMessage = sqsMessage;
-        this.started = started;
+    BatchMessage {
+        objects = List.copyOf(objects);
+    }
+
+    /**
+     * The message with its outcome settled from its objects' (unless it has one already, its notification
+     * being unreadable): any transient failure wins, then any permanent one.
+     */
+    static BatchMessage of(SQSMessage sqsMessage, int index, long started, Failure unreadable,
+            List<ObjectOutcome> objects) {
+        Failure outcome = unreadable;
+        for (ObjectOutcome object : objects) {
+            if (outcome == null && object.transientlyFailed()) {
+                outcome = object.failure();
+            }
+        }
+        for (ObjectOutcome object : objects) {
+            if (outcome == null && object.failure() != null) {
+                outcome = object.failure();
+            }
+        }
+        return new BatchMessage(sqsMessage, index, started, objects, outcome, false);
+    }
+
+    BatchMessage withOutcome(Failure failure, boolean lastReceive) {
+        return new BatchMessage(sqsMessage, index, started, objects, failure, lastReceive);
     }
 
     String messageId() {
         return sqsMessage.getMessageId();
-    }
-
-    /** Settles the outcome from the objects': any transient failure wins, then any permanent one. */
-    void decide() {
-        if (outcome != null) {
-            return;
-        }
-        for (BatchObject object : objects) {
-            if (object.failure != null && !object.failure.permanent()) {
-                outcome = object.failure;
-                return;
-            }
-        }
-        for (BatchObject object : objects) {
-            if (object.failure != null) {
-                outcome = object.failure;
-                return;
-            }
-        }
     }
 
     /** Reported as an error and acknowledged: dead-lettered. */
@@ -59,123 +66,96 @@ final class BatchMessage {
     /** When its last step ended (ms): its report's start plus duration. */
     long finished() {
         long finished = started;
-        for (BatchObject object : objects) {
-            finished = Math.max(finished, object.finishedAt);
+        for (ObjectOutcome object : objects) {
+            finished = Math.max(finished, object.finishedAt());
         }
         return finished;
     }
 
-    /**
-     * {@code remove} when every object it names is gone from the bucket (as HEAD found it, or, when
-     * HEAD never answered, as its event says), {@code index} otherwise; null without objects.
-     */
+    /** {@code remove} when every object it names is gone from the bucket, {@code index} otherwise; null without objects. */
     Report.Action action() {
         if (objects.isEmpty()) {
             return null;
         }
-        for (BatchObject object : objects) {
-            boolean gone = object.state == null ? object.event.removal() : object.state == ObjectEntry.State.ABSENT;
-            if (!gone) {
+        for (ObjectOutcome object : objects) {
+            if (!object.gone()) {
                 return Report.Action.INDEX;
             }
         }
         return Report.Action.REMOVE;
     }
 
-    /** The files this message ingested, or removed from the index, once each (on error: those that did get in). */
-    List<StatusReport.FileRecord> fileRecords() {
+    /** Its status report: the files it ingested, or removed from the index, once each (on error: those that did get in). */
+    Report report() {
+        double duration = (finished() - started) / 1000.0;
         List<StatusReport.FileRecord> files = new ArrayList<>(objects.size());
-        for (BatchObject object : objects) {
-            if (object.state == ObjectEntry.State.INDEXED && object.records != null && object.failure == null) {
-                files.add(StatusReport.FileRecord.of(object.records.get(0)));
-            } else if (object.failure == null && object.removedFile() != null) {
-                files.add(object.removedFile());
-            }
-        }
-        return files;
-    }
-
-    /** What a success report says besides its records: a removal, an object already gone, a file re-indexed. */
-    String notes() {
         StringBuilder notes = new StringBuilder();
-        for (BatchObject object : objects) {
-            String note = note(object);
+        for (ObjectOutcome object : objects) {
+            StatusReport.FileRecord file = object.reportedFile();
+            if (file != null) {
+                files.add(file);
+            }
+            String note = object.note();
             if (note != null) {
                 notes.append(notes.isEmpty() ? "" : " ").append(note);
             }
         }
-        return notes.isEmpty() ? null : notes.toString();
+        StatusReport report = outcome == null
+                ? new StatusReport(StatusReport.Status.SUCCESS, started, duration, files,
+                        notes.isEmpty() ? null : notes.toString())
+                : StatusReport.error(started, duration, files, outcome.message());
+        Metadata first = firstMetadata();
+        return new Report(messageId(), report, first == null ? null : first.what(), action());
     }
 
-    private static String note(BatchObject object) {
-        if (object.state == null || object.failure != null) {
-            return null;
+    /** Its line in the function's log: identifiers only (what, where and id), never other metadata. */
+    void log(Telemetry telemetry, String requestId) {
+        Metadata first = firstMetadata();
+        Report.Action action = action();
+        int records = 0;
+        int removed = 0;
+        for (ObjectOutcome object : objects) {
+            records += object.recordCount();
+            removed += object.object().source() == index ? object.removed() : 0;
         }
-        String url = object.event.url();
-        boolean removal = object.event.removal();
-        if (object.state == ObjectEntry.State.INDEXED) {
-            return removal ? url + " exists again: it is indexed as it is now." : null;
-        }
-        if (object.state != ObjectEntry.State.ABSENT) {
-            return null;
-        }
-        if (!object.committed()) {
-            return url + " does not exist; a later observation of it is already in the index.";
-        }
-        ObjectEntry previous = object.previous();
-        boolean wasIndexed = previous != null && previous.indexed();
-        if (!removal) {
-            return url + " no longer exists (removed after this event): nothing to index"
-                    + (wasIndexed ? "; its earlier file left the index." : ".");
-        }
-        if (previous == null) {
-            return url + " was removed, and the index had no per-object item for it (it was never a datalake file,"
-                    + " or was indexed before per-object items): any records of it are left to scripts/reconcile.sh.";
-        }
-        return url + " was removed;" + (wasIndexed ? " its file left the index." : " it was not in the index.");
-    }
-
-    /** The records of the files this message ingested (one per file and day bucket). */
-    int recordCount() {
-        int count = 0;
-        for (BatchObject object : objects) {
-            if (object.state == ObjectEntry.State.INDEXED && object.records != null && object.failure == null) {
-                count += object.records.size();
+        int recordCount = records;
+        int recordsRemoved = removed;
+        telemetry.message(outcome, g -> {
+            JsonLog.field(g, "requestId", requestId);
+            JsonLog.field(g, "messageId", messageId());
+            g.writeStringField("status", status());
+            JsonLog.field(g, "action", action == null ? null : action.json());
+            JsonLog.field(g, "what", first == null ? null : first.what());
+            JsonLog.field(g, "where", first == null ? null : first.where());
+            JsonLog.field(g, "id", first == null ? null : first.id());
+            g.writeNumberField("files", objects.size());
+            g.writeNumberField("records", recordCount);
+            g.writeNumberField("records_written", recordsWritten());
+            g.writeNumberField("records_removed", recordsRemoved);
+            if (outcome != null) {
+                g.writeStringField("error_kind", outcome.kind().label());
+                g.writeStringField("error_message", outcome.message());
             }
-        }
-        return count;
+            g.writeNumberField("duration_ms", finished() - started);
+        });
     }
 
-    /** The records written on this message's behalf (a duplicate's go to the owning message). */
+    /** The records written on its behalf (a duplicate's go to the message of the event that owns the object). */
     int recordsWritten() {
         int written = 0;
-        for (BatchObject object : objects) {
-            if (object.owner == this) {
-                written += object.written;
+        for (ObjectOutcome object : objects) {
+            if (object.object().source() == index) {
+                written += object.written();
             }
         }
         return written;
     }
 
-    /** The records deleted on this message's behalf. */
-    int recordsRemoved() {
-        int removed = 0;
-        for (BatchObject object : objects) {
-            if (object.owner == this) {
-                removed += object.removed;
-            }
-        }
-        return removed;
-    }
-
-    Metadata firstMetadata() {
-        for (BatchObject object : objects) {
-            if (object.metadata != null) {
-                return object.metadata;
-            }
-            ObjectEntry previous = object.previous();
-            if (previous != null && previous.indexed()) {
-                return previous.metadata();
+    private Metadata firstMetadata() {
+        for (ObjectOutcome object : objects) {
+            Metadata metadata = object.metadata();
+            if (metadata != null) {
+                return metadata;
             }
         }
         return null;

@@ -5,8 +5,7 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /** Runs one step for each object of a batch on the ingester's bounded pool, and waits for them all. */
 final class Concurrency {
@@ -17,32 +16,35 @@ final class Concurrency {
     }
 
     /**
-     * Runs {@code step} for every object (inline when there is one); an exception of a step is classified
-     * and handed to {@code failed} with its object, never thrown.
+     * Runs {@code step} on every object (inline when there is one) and answers what it handed back, in
+     * order. A step that throws never throws here: its object is answered as it was given, with the
+     * exception classified as its failure.
      */
-    void each(List<BatchObject> objects, Consumer<BatchObject> step, BiConsumer<BatchObject, Failure> failed) {
+    List<ObjectOutcome> each(List<ObjectOutcome> objects, UnaryOperator<ObjectOutcome> step) {
+        List<ObjectOutcome> after = new ArrayList<>(objects.size());
         if (objects.size() == 1) {
-            BatchObject only = objects.get(0);
+            ObjectOutcome only = objects.get(0);
             try {
-                step.accept(only);
+                after.add(step.apply(only));
             } catch (RuntimeException e) {
-                failed.accept(only, Failures.classify(e, only.event.url()));
+                after.add(only.failed(Failures.classify(e, only.url())));
             }
-            return;
+            return after;
         }
-        List<Future<?>> pending = new ArrayList<>(objects.size());
-        for (BatchObject object : objects) {
-            pending.add(executor.submit(() -> step.accept(object)));
+        List<Future<ObjectOutcome>> pending = new ArrayList<>(objects.size());
+        for (ObjectOutcome object : objects) {
+            pending.add(executor.submit(() -> step.apply(object)));
         }
         for (int i = 0; i < pending.size(); i++) {
             try {
-                pending.get(i).get();
+                after.add(pending.get(i).get());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for the objects of the batch", e);
             } catch (ExecutionException e) {
-                failed.accept(objects.get(i), Failures.classify(e, objects.get(i).event.url()));
+                after.add(objects.get(i).failed(Failures.classify(e, objects.get(i).url())));
             }
         }
+        return after;
     }
 }

@@ -1,5 +1,5 @@
 package datalake.ingester;
 
 /** A message that can never be ingested, on its way to the DLQ with the reason. */
-public record DeadLetter(String messageId, String body, Failure failure) {
+record DeadLetter(String messageId, String body, Failure failure) {
 }

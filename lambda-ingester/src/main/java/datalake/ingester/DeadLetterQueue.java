@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Keeps messages that can never be ingested (DATALAKE_DLQ_URL), for a person to look at. */
-public interface DeadLetterQueue {
+interface DeadLetterQueue {
     /** For the backfill function, which follows objects and never dead-letters: refuses every letter. */
     DeadLetterQueue NONE = letters -> {
         java.util.Map<String, String> unsent = new java.util.LinkedHashMap<>();

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
@@ -54,17 +55,17 @@ public record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implement
     }
 
     @Override
-    public Record current(WhatWhereKey key) {
+    public Optional<Record> current(WhatWhereKey key) {
         Map<String, AttributeValue> item = dynamoDb.getItem(r -> r.tableName(table).consistentRead(true)
                 .key(Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS(key.toString())))).item();
         if (item == null || item.isEmpty()) {
-            return null;
+            return Optional.empty();
         }
         try {
-            return RecordItems.fromItem(item);
+            return Optional.of(RecordItems.fromItem(item));
         } catch (IllegalArgumentException notOurs) {
             // An entry of another writer (the Python datalake's may lack a size): not one we replace.
-            return null;
+            return Optional.empty();
         }
     }
 
@@ -96,13 +97,13 @@ public record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implement
     }
 
     @Override
-    public boolean replace(Record expected, Record replacement) {
+    public boolean replace(Record expected, Optional<Record> replacement) {
         Map<String, AttributeValue> values = Map.of(
                 ":url", AttributeValue.fromS(expected.url()),
                 ":create_time", AttributeValue.fromN(Long.toString(expected.createTime())),
                 ":id", AttributeValue.fromS(expected.metadata().id()));
         try {
-            if (replacement == null) {
+            if (replacement.isEmpty()) {
                 dynamoDb.deleteItem(r -> r.tableName(table)
                         .key(Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS(expected.whatWhereKey().toString())))
                         .conditionExpression(UNCHANGED)
@@ -110,7 +111,7 @@ public record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implement
                         .expressionAttributeValues(values));
             } else {
                 dynamoDb.putItem(r -> r.tableName(table)
-                        .item(RecordItems.toLatestItem(replacement))
+                        .item(RecordItems.toLatestItem(replacement.get()))
                         .conditionExpression(UNCHANGED)
                         .expressionAttributeNames(UNCHANGED_NAMES)
                         .expressionAttributeValues(values));

@@ -12,6 +12,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -37,100 +38,18 @@ public record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff 
     /** BatchWriteItem's limit of write requests per call. */
     static final int MAX_BATCH = 25;
 
-    /** The BatchWriteItem entry of a record (pure; the translation benchmark measures it). */
+    /** The BatchWriteItem entry of a record (pure; TranslationBenchmark measures it). */
     static WriteRequest writeRequest(Record record) {
         return WriteRequest.builder().putRequest(PutRequest.builder().item(RecordItems.toItem(record)).build()).build();
     }
 
     @Override
     public Map<Record, Failure> write(List<Record> records, Deadline deadline) {
-        Map<String, Record> byKey = new HashMap<>(records.size() * 2);
-        Deque<List<WriteRequest>> chunks = new ArrayDeque<>();
-        List<WriteRequest> chunk = new ArrayList<>(MAX_BATCH);
-        for (Record record : records) {
-            WriteRequest request = writeRequest(record);
-            if (byKey.put(key(request.putRequest().item()), record) != null) {
-                throw new IllegalArgumentException("two records with the same key in one write");
-            }
-            if (chunk.size() == MAX_BATCH) {
-                chunks.add(chunk);
-                chunk = new ArrayList<>(MAX_BATCH);
-            }
-            chunk.add(request);
-        }
-        if (!chunk.isEmpty()) {
-            chunks.add(chunk);
-        }
-        Map<Record, Failure> failed = new HashMap<>();
-        Map<Record, Failure> rejected = new HashMap<>();
-        int written = 0;
-        int retry = 0;
-        while (!chunks.isEmpty()) {
-            if (deadline.passed()) {
-                failAll(chunks, byKey, failed);
-                break;
-            }
-            List<WriteRequest> batch = chunks.poll();
-            List<WriteRequest> unprocessed;
-            try {
-                BatchWriteItemResponse response = dynamoDb.batchWriteItem(r -> r.requestItems(Map.of(table, batch)));
-                unprocessed = response.hasUnprocessedItems()
-                        ? response.unprocessedItems().getOrDefault(table, List.of()) : List.of();
-            } catch (RuntimeException e) {
-                if (rejectedItem(e)) {
-                    if (batch.size() > 1) {
-                        // Find the item DynamoDB rejects: each half goes again, alone.
-                        chunks.addFirst(new ArrayList<>(batch.subList(batch.size() / 2, batch.size())));
-                        chunks.addFirst(new ArrayList<>(batch.subList(0, batch.size() / 2)));
-                    } else {
-                        Record record = byKey.get(key(batch.get(0).putRequest().item()));
-                        Failure failure = new Failure(ErrorKind.ITEM_REJECTED, record.url()
-                                + ": DynamoDB rejected its record: " + Failures.shorten(message(e)));
-                        if (Failures.itemTooLarge(e)) {
-                            failed.put(record, failure);
-                        } else {
-                            rejected.put(record, failure);
-                        }
-                    }
-                    continue;
-                }
-                // The SDK has already retried what it deems retryable; these records fail, the rest go on.
-                failAll(List.of(batch), byKey, failed, Failures.classify(e, null));
-                continue;
-            }
-            written += batch.size() - unprocessed.size();
-            if (unprocessed.isEmpty()) {
-                retry = 0;
-                continue;
-            }
-            chunks.add(new ArrayList<>(unprocessed));
-            Duration delay = backoff.delay(++retry);
-            if (delay.toMillis() >= deadline.remainingMillis()) {
-                failAll(chunks, byKey, failed);
-                break;
-            }
-            try {
-                backoff.sleeper().sleep(delay);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                failAll(chunks, byKey, failed);
-                break;
-            }
-        }
-        if (!rejected.isEmpty()) {
-            boolean tableAtFault = written == 0;
-            for (Map.Entry<Record, Failure> entry : rejected.entrySet()) {
-                failed.put(entry.getKey(), tableAtFault ? new Failure(ErrorKind.AWS_ERROR,
-                        "DynamoDB rejected every record of the write, which points at the table rather than the records ("
-                                + entry.getValue().message() + ")."
-                        ) : entry.getValue());
-            }
-        }
-        return failed;
+        return new Write(records).run(deadline);
     }
 
     @Override
-    public Record newest(String what, String where, long newestBucket, long oldestBucket) {
+    public Optional<Record> newest(String what, String where, long newestBucket, long oldestBucket) {
         Record best = null;
         for (long bucket = newestBucket; bucket >= oldestBucket; bucket--) {
             // A file with a record in an older bucket starts before this bucket's first millisecond.
@@ -162,7 +81,7 @@ public record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff 
                         ? response.lastEvaluatedKey() : null;
             } while (start != null);
         }
-        return best;
+        return Optional.ofNullable(best);
     }
 
     /** The latest table holds a file's record of its first bucket, as the ingester offers it. */
@@ -186,26 +105,133 @@ public record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff 
         return "a ValidationException.";
     }
 
-    private static void failAll(Iterable<List<WriteRequest>> chunks, Map<String, Record> byKey, Map<Record, Failure> failed) {
-        int unwritten = 0;
-        for (List<WriteRequest> chunk : chunks) {
-            unwritten += chunk.size();
+    /** One call's records on their way to the table: the requests still to send, and what became of each record. */
+    private final class Write {
+        private final Map<String, Record> byKey;
+        private final Deque<List<WriteRequest>> pending = new ArrayDeque<>();
+        private final Map<Record, Failure> failed = new HashMap<>();
+        /** Records DynamoDB refused alone for a reason other than their size: theirs, or the table's fault. */
+        private final Map<Record, Failure> rejected = new HashMap<>();
+        private int written;
+
+        /** The records as BatchWriteItem requests, {@value #MAX_BATCH} a call. */
+        Write(List<Record> records) {
+            byKey = new HashMap<>(records.size() * 2);
+            List<WriteRequest> chunk = new ArrayList<>(MAX_BATCH);
+            for (Record record : records) {
+                WriteRequest request = writeRequest(record);
+                if (byKey.put(key(request.putRequest().item()), record) != null) {
+                    throw new IllegalArgumentException("two records with the same key in one write");
+                }
+                if (chunk.size() == MAX_BATCH) {
+                    pending.add(chunk);
+                    chunk = new ArrayList<>(MAX_BATCH);
+                }
+                chunk.add(request);
+            }
+            if (!chunk.isEmpty()) {
+                pending.add(chunk);
+            }
         }
-        failAll(chunks, byKey, failed, budgetSpent(unwritten));
-    }
 
-    private static Failure budgetSpent(int unwritten) {
-        return new Failure(ErrorKind.TIME_BUDGET, "DynamoDB still left " + unwritten
-                + " writes unprocessed (throttling) when the invocation's time budget ran out.");
-    }
+        /** Sends until every request is written or has failed, or the deadline comes; answers the failures. */
+        Map<Record, Failure> run(Deadline deadline) {
+            int retry = 0;
+            while (!pending.isEmpty()) {
+                if (deadline.passed()) {
+                    failPending();
+                    break;
+                }
+                List<WriteRequest> batch = pending.poll();
+                List<WriteRequest> unprocessed;
+                try {
+                    BatchWriteItemResponse response = dynamoDb.batchWriteItem(r -> r.requestItems(Map.of(table, batch)));
+                    unprocessed = response.hasUnprocessedItems()
+                            ? response.unprocessedItems().getOrDefault(table, List.of()) : List.of();
+                } catch (RuntimeException e) {
+                    refused(batch, e);
+                    continue;
+                }
+                written += batch.size() - unprocessed.size();
+                if (unprocessed.isEmpty()) {
+                    retry = 0;
+                    continue;
+                }
+                pending.add(new ArrayList<>(unprocessed));
+                if (!waitBeforeRetry(++retry, deadline)) {
+                    failPending();
+                    break;
+                }
+            }
+            judgeRejections();
+            return failed;
+        }
 
-    private static void failAll(Iterable<List<WriteRequest>> chunks, Map<String, Record> byKey,
-            Map<Record, Failure> failed, Failure failure) {
-        for (List<WriteRequest> chunk : chunks) {
-            for (WriteRequest request : chunk) {
-                Record record = byKey.get(key(request.putRequest().item()));
-                if (record != null) {
-                    failed.put(record, failure);
+        /**
+         * A request DynamoDB refused: one with a bad item is halved until that item is alone (its neighbours
+         * go again); any other error fails its records (the SDK has already retried what it deems retryable).
+         */
+        private void refused(List<WriteRequest> batch, RuntimeException e) {
+            if (!rejectedItem(e)) {
+                fail(List.of(batch), Failures.classify(e, null));
+            } else if (batch.size() > 1) {
+                pending.addFirst(new ArrayList<>(batch.subList(batch.size() / 2, batch.size())));
+                pending.addFirst(new ArrayList<>(batch.subList(0, batch.size() / 2)));
+            } else {
+                Record record = byKey.get(key(batch.get(0).putRequest().item()));
+                Failure failure = new Failure(ErrorKind.ITEM_REJECTED, record.url()
+                        + ": DynamoDB rejected its record: " + Failures.shorten(message(e)));
+                (Failures.itemTooLarge(e) ? failed : rejected).put(record, failure);
+            }
+        }
+
+        /** Backs off before sending the unprocessed items again; false when the deadline would pass first. */
+        private boolean waitBeforeRetry(int retry, Deadline deadline) {
+            Duration delay = backoff.delay(retry);
+            if (delay.toMillis() >= deadline.remainingMillis()) {
+                return false;
+            }
+            try {
+                backoff.sleeper().sleep(delay);
+                return true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+
+        /**
+         * A rejection that names no size limit is the record's fault only if a neighbour was written: when
+         * DynamoDB rejects every record of a write, the table is at fault (a wrong key schema, say), and the
+         * rejections are transient.
+         */
+        private void judgeRejections() {
+            boolean tableAtFault = written == 0;
+            for (Map.Entry<Record, Failure> entry : rejected.entrySet()) {
+                failed.put(entry.getKey(), tableAtFault ? new Failure(ErrorKind.AWS_ERROR,
+                        "DynamoDB rejected every record of the write, which points at the table rather than the records ("
+                                + entry.getValue().message() + ")."
+                        ) : entry.getValue());
+            }
+        }
+
+        /** Whatever is still to send when the time budget runs out (throttling) fails, transiently. */
+        private void failPending() {
+            int unwritten = 0;
+            for (List<WriteRequest> chunk : pending) {
+                unwritten += chunk.size();
+            }
+            fail(pending, new Failure(ErrorKind.TIME_BUDGET, "DynamoDB still left " + unwritten
+                    + " writes unprocessed (throttling) when the invocation's time budget ran out."));
+        }
+
+        private void fail(Iterable<List<WriteRequest>> chunks, Failure failure) {
+            for (List<WriteRequest> chunk : chunks) {
+                for (WriteRequest request : chunk) {
+                    Record record = byKey.get(key(request.putRequest().item()));
+                    if (record != null) {
+                        failed.put(record, failure);
+                    }
                 }
             }
         }

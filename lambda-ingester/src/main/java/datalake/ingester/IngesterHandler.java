@@ -52,7 +52,7 @@ public final class IngesterHandler implements RequestHandler<SQSEvent, SQSBatchR
         this(ingester, Clock.systemUTC());
     }
 
-    public IngesterHandler(Ingester ingester, Clock clock) {
+    IngesterHandler(Ingester ingester, Clock clock) {
         this(ingester, clock, null);
     }
 

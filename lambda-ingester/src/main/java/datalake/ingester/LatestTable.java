@@ -4,12 +4,14 @@ import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * The optional latest table ({@code DATALAKE_LATEST_TABLE}): the newest file of each WHAT and WHERE.
- * The AWS implementation is {@link DynamoLatestTable}.
+ * The latest table as the ingester keeps it (optional, {@code DATALAKE_LATEST_TABLE}): the newest file of
+ * each WHAT and WHERE, offered with a condition and replaced when its file leaves the index. The AWS
+ * implementation is {@link DynamoLatestTable}.
  */
-public interface LatestTable {
+interface LatestTable {
     /**
      * Offers the record of a file as the latest of its what:where. An older file never replaces a
      * newer one (greater start, then greater create_time), whatever the order of the calls.
@@ -18,8 +20,8 @@ public interface LatestTable {
      */
     boolean offer(Record record);
 
-    /** The entry of what:where (strongly consistent), or null when there is none or it is not a record this code reads. */
-    Record current(WhatWhereKey key);
+    /** The entry of what:where (strongly consistent); empty when there is none or it is not a record this code reads. */
+    Optional<Record> current(WhatWhereKey key);
 
     /**
      * The entries of several what:wheres in one strongly consistent read. A key is absent from the answer
@@ -30,10 +32,10 @@ public interface LatestTable {
 
     /**
      * Replaces the entry of {@code expected}'s what:where if it still is {@code expected} (same url,
-     * create_time and id): with {@code replacement}, or no entry when it is null. An entry changed in
+     * create_time and id): with {@code replacement}, or with no entry when it is empty. An entry changed in
      * the meantime stays: whoever changed it knew better.
      *
      * @return whether the entry was replaced
      */
-    boolean replace(Record expected, Record replacement);
+    boolean replace(Record expected, Optional<Record> replacement);
 }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The latest table's part of following objects ({@link ObjectSync}): the newest file of each what:where
@@ -37,87 +38,94 @@ final class LatestUpkeep {
         this.clock = clock;
     }
 
-    /** Offers the newest file of each what:where among the objects indexed here. */
-    void offer(List<BatchObject> batch) {
-        List<BatchObject> written = new ArrayList<>();
-        for (BatchObject object : batch) {
-            if (object.indexed()) {
+    /** Offers the newest file of each what:where among the objects stored here. */
+    List<ObjectOutcome> offer(List<ObjectOutcome> batch) {
+        List<ObjectOutcome> written = new ArrayList<>();
+        for (ObjectOutcome object : batch) {
+            if (object.stored()) {
                 written.add(object);
             }
         }
-        written.sort(BatchObject.LATER_LAST);
-        Map<String, BatchObject> newest = new LinkedHashMap<>();
-        for (BatchObject object : written) {
-            Record candidate = object.records.get(0);
+        written.sort(ObjectOutcome.LATER_LAST);
+        Map<String, ObjectOutcome> newest = new LinkedHashMap<>();
+        for (ObjectOutcome object : written) {
+            Record candidate = object.observation().file();
             newest.merge(candidate.whatWhereKey().toString(), object,
-                    (kept, next) -> kept.records.get(0).isNewerThan(candidate) ? kept : next);
+                    (kept, next) -> kept.observation().file().isNewerThan(candidate) ? kept : next);
         }
-        List<BatchObject> offers = withoutCertainLosers(new ArrayList<>(newest.values()));
-        concurrency.each(offers, o -> {
-            Record candidate = o.records.get(0);
-            o.latestTaken = latest.offer(candidate);
-            hints.offered(candidate, o.latestTaken);
-            o.finishedAt = clock.millis();
-        }, (o, f) -> o.fail(f));
+        List<ObjectOutcome> offers = new ArrayList<>(newest.values());
+        List<ObjectOutcome> decided = new ArrayList<>();
+        for (ObjectOutcome loser : certainLosers(offers)) {
+            offers.remove(loser);
+            decided.add(loser.offered(false));
+        }
+        decided.addAll(concurrency.each(offers, o -> {
+            Record candidate = o.observation().file();
+            boolean taken = latest.offer(candidate);
+            hints.offered(candidate, taken);
+            return o.offered(taken).finished(clock.millis());
+        }));
+        return ObjectOutcome.replace(batch, decided);
     }
 
     /**
-     * The offers less those a consistent read proves cannot win: a file older than its entry (files
-     * arriving out of order, a backfill) would only fail its condition, still paying a write unit. Only
-     * offers that the hints expect to lose are read, in one call; whatever the read does not settle is
-     * offered. Sound under concurrent removals: our records are written before this read, so an entry
-     * recomputed after it finds our file in the day buckets.
+     * The offers that a consistent read proves cannot win: a file older than its entry (files arriving
+     * out of order, a backfill) would only fail its condition, still paying a write unit. Only offers
+     * that the hints expect to lose are read, in one call; whatever the read does not settle is offered.
+     * Sound under concurrent removals: our records are written before this read, so an entry recomputed
+     * after it finds our file in the day buckets.
      */
-    private List<BatchObject> withoutCertainLosers(List<BatchObject> offers) {
-        Map<WhatWhereKey, BatchObject> doubtful = new LinkedHashMap<>();
-        for (BatchObject o : offers) {
-            if (!hints.mayWin(o.records.get(0))) {
-                doubtful.put(o.records.get(0).whatWhereKey(), o);
+    private List<ObjectOutcome> certainLosers(List<ObjectOutcome> offers) {
+        Map<WhatWhereKey, ObjectOutcome> doubtful = new LinkedHashMap<>();
+        for (ObjectOutcome o : offers) {
+            if (!hints.mayWin(o.observation().file())) {
+                doubtful.put(o.observation().file().whatWhereKey(), o);
             }
         }
         if (doubtful.isEmpty()) {
-            return offers;
+            return List.of();
         }
         Map<WhatWhereKey, Record> entries;
         try {
             entries = latest.current(doubtful.keySet());
         } catch (RuntimeException e) {
-            return offers; // the offers themselves will meet whatever went wrong, and be classified
+            return List.of(); // the offers themselves will meet whatever went wrong, and be classified
         }
-        List<BatchObject> left = new ArrayList<>(offers);
+        List<ObjectOutcome> losers = new ArrayList<>();
         doubtful.forEach((key, o) -> {
             Record entry = entries.get(key);
             hints.is(key, entry);
-            if (entry != null && !o.records.get(0).isNewerThan(entry)) {
-                o.latestTaken = false;
-                left.remove(o);
+            if (entry != null && !o.observation().file().isNewerThan(entry)) {
+                losers.add(o);
             }
         });
-        return left;
+        return losers;
     }
 
     /**
      * An entry that names this object in a state it no longer has (removed, overwritten, or written by a
      * handler a later one superseded) is replaced by the newest file of the day buckets, or removed.
      */
-    void tidy(BatchObject o) {
-        if (!o.committed() || ObjectSync.transientlyFailed(o)) {
-            return;
+    ObjectOutcome tidy(ObjectOutcome o) {
+        if (!o.committed() || o.transientlyFailed()) {
+            return o;
         }
-        ObjectEntry now = o.superseded != null ? o.superseded : o.entry;
+        ObjectEntry now = o.superseded() != null ? o.superseded() : o.entry();
         ObjectEntry previous = o.previous();
         Map<String, Record> suspects = new LinkedHashMap<>();
         if (previous != null && previous.indexed()) {
             Record old = previous.records(factory).get(0);
             suspects.put(old.whatWhereKey().toString(), old);
         }
-        boolean mayHoldOurs = o.superseded != null || (previous != null && previous.indexed() && !Boolean.TRUE.equals(o.latestTaken));
-        if (o.state == State.INDEXED && o.records != null && mayHoldOurs) {
-            suspects.putIfAbsent(o.records.get(0).whatWhereKey().toString(), o.records.get(0));
+        boolean mayHoldOurs = o.superseded() != null
+                || (previous != null && previous.indexed() && !Boolean.TRUE.equals(o.latestTaken()));
+        if (o.state() == State.INDEXED && mayHoldOurs) {
+            Record ours = o.observation().file();
+            suspects.putIfAbsent(ours.whatWhereKey().toString(), ours);
         }
         for (Record suspect : suspects.values()) {
-            Record current = latest.current(suspect.whatWhereKey());
-            if (current == null || !current.url().equals(o.entry.url()) || (now.indexed() && sameFile(current, now))) {
+            Record current = latest.current(suspect.whatWhereKey()).orElse(null);
+            if (current == null || !current.url().equals(o.entry().url()) || (now.indexed() && sameFile(current, now))) {
                 continue;
             }
             long newestBucket = current.bucket();
@@ -125,13 +133,13 @@ final class LatestUpkeep {
                     && now.metadata().where().equals(current.metadata().where())) {
                 newestBucket = Math.max(newestBucket, now.records(factory).get(0).bucket());
             }
-            Record replacement = records.newest(current.metadata().what(), current.metadata().where(), newestBucket,
-                    newestBucket - LOOKBACK_DAYS);
-            if ((replacement == null || !sameFile(replacement, current)) && latest.replace(current, replacement)) {
-                hints.is(current.whatWhereKey(), replacement);
+            Optional<Record> replacement = records.newest(current.metadata().what(), current.metadata().where(),
+                    newestBucket, newestBucket - LOOKBACK_DAYS);
+            if (!replacement.filter(r -> sameFile(r, current)).isPresent() && latest.replace(current, replacement)) {
+                hints.is(current.whatWhereKey(), replacement.orElse(null));
             }
         }
-        o.finishedAt = clock.millis();
+        return o.finished(clock.millis());
     }
 
     private static boolean sameFile(Record record, ObjectEntry entry) {

@@ -6,7 +6,7 @@ import java.util.List;
  * What one queue message asks the ingester to do: index these objects, or nothing at all for
  * S3's {@code s3:TestEvent} (sent when a bucket notification is configured).
  */
-public record Notification(List<ObjectEvent> events, boolean testEvent) {
+record Notification(List<ObjectEvent> events, boolean testEvent) {
     static final Notification TEST_EVENT = new Notification(List.of(), true);
 
     public Notification {

@@ -1,7 +1,7 @@
 package datalake.ingester;
 
 /** A queue message that is not a notification the ingester understands; always permanent. */
-public final class NotificationException extends RuntimeException {
+final class NotificationException extends RuntimeException {
     private final ErrorKind kind;
 
     public NotificationException(ErrorKind kind, String message) {

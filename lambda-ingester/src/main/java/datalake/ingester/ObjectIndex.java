@@ -9,7 +9,7 @@ import java.util.Map;
  * The per-object items: what the index knows of each object of the bucket (docs/DESIGN.md, "The index
  * follows the bucket"). The AWS implementation is {@link DynamoObjectIndex}.
  */
-public interface ObjectIndex {
+interface ObjectIndex {
     /**
      * Records an observation of an object unless a later one ({@code observedAt}) is recorded already.
      * The record keys of the entry it replaces join its stale keys, in the same write, so that keys still

@@ -1,15 +1,21 @@
 package datalake.ingester;
 
-/** Reads the facts of a stored object without its content. */
+import java.util.Optional;
+
+/**
+ * The data-lake bucket as the ingester reads it: the facts of an object, never its content. The AWS
+ * implementation is {@link S3ObjectStore}.
+ */
 public interface ObjectStore {
     /** The user metadata key that holds the datalake metadata (header {@code x-amz-meta-datalake}). */
     String METADATA_KEY = "datalake";
 
     /**
-     * The object's metadata, LastModified and size; throws what the store throws (the classifier
-     * tells a missing object from a failing store, which is transient).
+     * The object's metadata, LastModified and size; empty when there is no such object (or no such
+     * bucket: HeadObject answers both alike). Throws what the store throws otherwise (the classifier
+     * tells a failing store, which is transient).
      */
-    StoredObject head(String bucket, String key);
+    Optional<StoredObject> head(String bucket, String key);
 
     /**
      * Whether the bucket exists: HeadObject's 404 has no body, so a missing object and a missing bucket

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -71,107 +72,112 @@ final class ObjectSync {
         this.clock = clock;
     }
 
-    /** Follows every object of the batch; failures are left on the objects, never thrown. */
-    void sync(List<BatchObject> batch, Deadline deadline) {
+    /**
+     * Follows every object of the batch; failures are left on the outcomes, never thrown.
+     *
+     * @return each object's outcome, in the order given
+     */
+    List<ObjectOutcome> sync(List<BatchObject> objects, Deadline deadline) {
+        List<ObjectOutcome> batch = new ArrayList<>(objects.size());
+        objects.forEach(o -> batch.add(ObjectOutcome.of(o)));
         Map<String, Boolean> buckets = new ConcurrentHashMap<>();
-        concurrency.each(batch, o -> observe(o, buckets), (o, f) -> o.fail(f));
-        writeRecords(batch, deadline);
-        concurrency.each(batch, this::removeStale, (o, f) -> o.fail(f));
-        if (latest != null) {
-            latestUpkeep.offer(batch);
-        }
-        check(batch, deadline);
-        if (latest != null) {
-            concurrency.each(batch, latestUpkeep::tidy, (o, f) -> o.fail(f));
-        }
+        List<ObjectOutcome> observed = concurrency.each(batch, o -> observe(o, buckets));
+        List<ObjectOutcome> written = writeRecords(observed, deadline);
+        List<ObjectOutcome> cleaned = concurrency.each(written, this::removeStale);
+        List<ObjectOutcome> offered = latest == null ? cleaned : latestUpkeep.offer(cleaned);
+        List<ObjectOutcome> checked = check(offered, deadline);
+        return latest == null ? checked : concurrency.each(checked, latestUpkeep::tidy);
     }
 
     // ---------------------------------------------------------------- observe and commit
 
-    private void observe(BatchObject o, Map<String, Boolean> buckets) {
-        o.observedAt = micros(clock.instant());
+    private ObjectOutcome observe(ObjectOutcome o, Map<String, Boolean> buckets) {
+        ObjectEvent event = o.object().event();
+        long observedAt = micros(clock.instant());
         StoredObject stored;
         try {
-            stored = objects.head(o.event.bucket(), o.event.key());
+            stored = objects.head(event.bucket(), event.key()).orElse(null);
         } catch (RuntimeException e) {
-            Failure failure = Failures.classify(e, o.event.url());
-            if (failure.kind() != ErrorKind.NO_SUCH_KEY) {
-                o.fail(failure);
-                return;
-            }
-            if (!buckets.computeIfAbsent(o.event.bucket(), objects::bucketExists)) {
-                o.fail(new Failure(ErrorKind.NO_SUCH_BUCKET, o.event.url() + ": the bucket does not exist."));
-                return;
-            }
-            stored = o.event.alternateKey() == null ? null : alternate(o);
+            return o.failed(Failures.classify(e, event.url()));
         }
-        String url = o.event.url();
+        if (stored == null) {
+            if (!buckets.computeIfAbsent(event.bucket(), objects::bucketExists)) {
+                return o.failed(new Failure(ErrorKind.NO_SUCH_BUCKET, event.url() + ": the bucket does not exist."));
+            }
+            if (event.alternateKey() != null) {
+                Head head = alternate(event);
+                event = head.event();
+                stored = head.stored();
+            }
+        }
+        String url = event.url();
         State state;
+        Metadata metadata = null;
+        List<Record> records = null;
+        ObjectOutcome judged = o;
         if (stored == null) {
             state = State.ABSENT;
         } else {
             try {
-                o.metadata = metadataOf(url, stored);
-                o.records = factory.records(o.metadata, url, stored.lastModified(), stored.size());
+                metadata = metadataOf(url, stored);
+                records = factory.records(metadata, url, stored.lastModified(), stored.size());
                 state = State.INDEXED;
             } catch (RuntimeException e) {
                 Failure failure = Failures.classify(e, url);
-                o.fail(failure);
+                judged = o.failed(failure);
                 if (!failure.permanent()) {
-                    return;
+                    return judged.observed(new Observation(event, observedAt, null, metadata, null, null));
                 }
                 // Present, but not a datalake file: reported as before, and nothing of it stays indexed.
-                o.records = null;
+                records = null;
                 state = State.NOT_INDEXED;
             }
         }
-        o.state = state;
-        o.entry = entry(o, stored);
-        o.commit = index.commit(o.entry);
-        o.finishedAt = clock.millis();
+        ObjectEntry entry = entry(event, observedAt, state, metadata, records, stored);
+        ObjectOutcome seen = judged.observed(new Observation(event, observedAt, state, metadata, records, entry));
+        try {
+            return seen.committed(index.commit(entry), clock.millis());
+        } catch (RuntimeException e) {
+            return seen.failed(Failures.classify(e, url)); // the observation stays: the message's log names the file
+        }
+    }
+
+    /** The object HEAD found under an event's key (null: none). */
+    private record Head(ObjectEvent event, StoredObject stored) {
     }
 
     /**
      * The object under the event's alternate key (EventBridge's form-decoded reading) when it exists and
-     * the key as sent was never indexed; else null, and the key as sent stands.
+     * the key as sent was never indexed; else none, and the key as sent stands.
      */
-    private StoredObject alternate(BatchObject o) {
-        ObjectEvent asSent = o.event;
+    private Head alternate(ObjectEvent asSent) {
         ObjectEvent decoded = asSent.withAlternateKey();
         Map<String, ObjectEntry> known = index.read(List.of(asSent.url(), decoded.url()));
         ObjectEntry sentEntry = known.get(asSent.url());
         if (sentEntry != null && sentEntry.indexed()) {
-            return null;
+            return new Head(asSent, null);
         }
-        try {
-            StoredObject stored = objects.head(decoded.bucket(), decoded.key());
-            o.event = decoded;
-            return stored;
-        } catch (RuntimeException e) {
-            Failure failure = Failures.classify(e, decoded.url());
-            if (failure.kind() != ErrorKind.NO_SUCH_KEY) {
-                throw e;
-            }
-            ObjectEntry decodedEntry = known.get(decoded.url());
-            if (decodedEntry != null && decodedEntry.indexed()) {
-                o.event = decoded;
-            }
-            return null;
+        Optional<StoredObject> stored = objects.head(decoded.bucket(), decoded.key());
+        if (stored.isPresent()) {
+            return new Head(decoded, stored.get());
         }
+        ObjectEntry decodedEntry = known.get(decoded.url());
+        return new Head(decodedEntry != null && decodedEntry.indexed() ? decoded : asSent, null);
     }
 
-    private ObjectEntry entry(BatchObject o, StoredObject stored) {
-        String url = o.event.url();
+    private static ObjectEntry entry(ObjectEvent event, long observedAt, State state, Metadata metadata,
+            List<Record> records, StoredObject stored) {
+        String url = event.url();
         String commitId = UUID.randomUUID().toString();
-        String sequencer = o.event.sequencer();
-        return switch (o.state) {
-            case INDEXED -> new ObjectEntry(url, o.observedAt, commitId, State.INDEXED, o.metadata, stored.lastModified(),
-                    stored.size(), stored.etag(), stored.versionId(), sequencer, keys(o.records), List.of(),
-                    o.records.get(0).expiresAt());
-            case NOT_INDEXED -> new ObjectEntry(url, o.observedAt, commitId, State.NOT_INDEXED, null, 0, 0,
+        String sequencer = event.sequencer();
+        return switch (state) {
+            case INDEXED -> new ObjectEntry(url, observedAt, commitId, State.INDEXED, metadata, stored.lastModified(),
+                    stored.size(), stored.etag(), stored.versionId(), sequencer, keys(records), List.of(),
+                    records.get(0).expiresAt());
+            case NOT_INDEXED -> new ObjectEntry(url, observedAt, commitId, State.NOT_INDEXED, null, 0, 0,
                     stored.etag(), stored.versionId(), sequencer, List.of(), List.of(), null);
-            case ABSENT -> new ObjectEntry(url, o.observedAt, commitId, State.ABSENT, null, 0, 0, null, null, sequencer,
-                    List.of(), List.of(), o.observedAt / 1_000_000 + TOMBSTONE_SECONDS);
+            case ABSENT -> new ObjectEntry(url, observedAt, commitId, State.ABSENT, null, 0, 0, null, null, sequencer,
+                    List.of(), List.of(), observedAt / 1_000_000 + TOMBSTONE_SECONDS);
         };
     }
 
@@ -196,113 +202,121 @@ final class ObjectSync {
 
     // ---------------------------------------------------------------- write and remove
 
-    /** Writes each key once: the record of the later object (LastModified, then order) wins. */
-    private void writeRecords(List<BatchObject> batch, Deadline deadline) {
-        List<BatchObject> ready = new ArrayList<>();
-        for (BatchObject object : batch) {
-            if (object.indexed()) {
+    /** Writes each key once: the record of the later object (LastModified, then place in the batch) wins. */
+    private List<ObjectOutcome> writeRecords(List<ObjectOutcome> batch, Deadline deadline) {
+        List<ObjectOutcome> ready = new ArrayList<>();
+        for (ObjectOutcome object : batch) {
+            if (object.stored()) {
                 ready.add(object);
             }
         }
-        ready.sort(BatchObject.LATER_LAST);
+        ready.sort(ObjectOutcome.LATER_LAST);
         Map<RecordKey, Record> winners = new LinkedHashMap<>();
-        Map<RecordKey, BatchObject> owners = new HashMap<>();
-        Map<RecordKey, List<BatchObject>> contributors = new HashMap<>();
-        for (BatchObject object : ready) {
-            for (Record record : object.records) {
+        Map<RecordKey, String> owners = new HashMap<>();
+        Map<RecordKey, List<String>> contributors = new HashMap<>();
+        for (ObjectOutcome object : ready) {
+            for (Record record : object.observation().records()) {
                 RecordKey key = RecordKey.of(record);
                 winners.put(key, record);
-                owners.put(key, object);
-                contributors.computeIfAbsent(key, k -> new ArrayList<>(1)).add(object);
+                owners.put(key, object.key());
+                contributors.computeIfAbsent(key, k -> new ArrayList<>(1)).add(object.key());
             }
         }
         if (winners.isEmpty()) {
-            return;
+            return batch;
         }
-        for (Map.Entry<RecordKey, BatchObject> owner : owners.entrySet()) {
-            owner.getValue().touched.add(owner.getKey());
-        }
+        Map<String, List<RecordKey>> owned = new HashMap<>();
+        owners.forEach((key, owner) -> owned.computeIfAbsent(owner, k -> new ArrayList<>()).add(key));
         Map<Record, Failure> failures = records.write(new ArrayList<>(winners.values()), deadline);
         long now = clock.millis();
+        Map<String, ObjectOutcome> after = new HashMap<>();
+        Map<String, Integer> written = new HashMap<>();
+        for (ObjectOutcome object : ready) {
+            after.put(object.key(), object.touching(owned.getOrDefault(object.key(), List.of())).finished(now));
+        }
         for (Map.Entry<RecordKey, Record> entry : winners.entrySet()) {
             Failure failure = failures.get(entry.getValue());
             if (failure == null) {
-                owners.get(entry.getKey()).written++;
+                written.merge(owners.get(entry.getKey()), 1, Integer::sum);
             } else {
                 // Nobody's version of this key is stored: every object that has it must come again.
-                for (BatchObject object : contributors.get(entry.getKey())) {
-                    object.fail(failure);
+                for (String object : contributors.get(entry.getKey())) {
+                    after.computeIfPresent(object, (k, o) -> o.failed(failure));
                 }
             }
         }
-        for (BatchObject object : ready) {
-            object.finishedAt = now;
-        }
+        written.forEach((object, count) -> after.computeIfPresent(object, (k, o) -> o.wrote(count)));
+        return ObjectOutcome.replace(batch, after.values());
     }
 
     /** Deletes what the previous states left and this one has not (only while it holds this object's URL). */
-    private void removeStale(BatchObject o) {
+    private ObjectOutcome removeStale(ObjectOutcome o) {
         ObjectEntry previous = o.previous();
-        if (!o.committed() || previous == null || transientlyFailed(o)) {
-            return;
+        if (!o.committed() || previous == null || o.transientlyFailed()) {
+            return o;
         }
         Set<RecordKey> stale = new LinkedHashSet<>(previous.staleKeys());
         stale.addAll(previous.recordKeys());
-        o.entry.recordKeys().forEach(stale::remove);
+        o.entry().recordKeys().forEach(stale::remove);
         if (stale.isEmpty()) {
-            return;
+            return o;
         }
-        o.touched.addAll(stale);
-        o.removed = index.removeRecords(o.entry.url(), stale); // once per object and batch
-        o.finishedAt = clock.millis();
+        ObjectOutcome touching = o.touching(stale); // touched even if the deletes fail half-way: check aligns them
+        try {
+            return touching.removedRecords(index.removeRecords(o.entry().url(), stale)).finished(clock.millis());
+        } catch (RuntimeException e) {
+            return touching.failed(Failures.classify(e, o.url()));
+        }
     }
 
     // ---------------------------------------------------------------- check and repair
 
     /** Reads back every committed entry; aligns the keys of those a later commit superseded. */
-    private void check(List<BatchObject> batch, Deadline deadline) {
-        List<BatchObject> committed = new ArrayList<>();
+    private List<ObjectOutcome> check(List<ObjectOutcome> batch, Deadline deadline) {
+        List<ObjectOutcome> committed = new ArrayList<>();
         Set<String> urls = new LinkedHashSet<>();
-        for (BatchObject object : batch) {
+        for (ObjectOutcome object : batch) {
             if (object.committed()) {
                 committed.add(object);
-                urls.add(object.entry.url());
+                urls.add(object.entry().url());
             }
         }
         if (committed.isEmpty()) {
-            return;
+            return batch;
         }
         Map<String, ObjectEntry> current;
         try {
             current = index.read(urls);
         } catch (RuntimeException e) {
             Failure failure = Failures.classify(e, null);
-            committed.forEach(o -> o.fail(failure));
-            return;
+            return ObjectOutcome.replace(batch, committed.stream().map(o -> o.failed(failure)).toList());
         }
-        concurrency.each(committed, o -> {
-            ObjectEntry now = current.get(o.entry.url());
-            if (now == null) {
-                o.fail(new Failure(ErrorKind.CONTENTION, o.entry.url() + ": its per-object item disappeared while it was indexed."));
-            } else if (now.commitId().equals(o.entry.commitId())) {
-                ObjectEntry previous = o.previous();
-                if (previous != null && !transientlyFailed(o)
-                        && (!previous.recordKeys().isEmpty() || !previous.staleKeys().isEmpty())) {
-                    index.clearStale(o.entry.url(), o.entry.commitId());
-                }
-            } else {
-                repair(o, now, deadline);
-            }
-            o.finishedAt = clock.millis();
-        }, (o, f) -> o.fail(f));
+        return ObjectOutcome.replace(batch, concurrency.each(committed,
+                o -> check(o, current.get(o.entry().url()), deadline).finished(clock.millis())));
+    }
+
+    private ObjectOutcome check(ObjectOutcome o, ObjectEntry now, Deadline deadline) {
+        if (now == null) {
+            return o.failed(new Failure(ErrorKind.CONTENTION,
+                    o.entry().url() + ": its per-object item disappeared while it was indexed."));
+        }
+        if (!now.commitId().equals(o.entry().commitId())) {
+            return repair(o, now, deadline);
+        }
+        ObjectEntry previous = o.previous();
+        if (previous != null && !o.transientlyFailed()
+                && (!previous.recordKeys().isEmpty() || !previous.staleKeys().isEmpty())) {
+            index.clearStale(o.entry().url(), o.entry().commitId());
+        }
+        return o;
     }
 
     /**
      * A later observation was committed after ours: every key this handler touched is made what that
      * entry says (its record, or nothing), until the entry stays the same across a round.
      */
-    private void repair(BatchObject o, ObjectEntry later, Deadline deadline) {
-        String url = o.entry.url();
+    private ObjectOutcome repair(ObjectOutcome o, ObjectEntry later, Deadline deadline) {
+        String url = o.entry().url();
         ObjectEntry target = later;
         for (int round = 0; round < MAX_REPAIR_ROUNDS; round++) {
             Map<RecordKey, Record> wanted = new HashMap<>();
@@ -311,7 +325,7 @@ final class ObjectSync {
             }
             List<Record> rewrite = new ArrayList<>();
             List<RecordKey> delete = new ArrayList<>();
-            for (RecordKey key : o.touched) {
+            for (RecordKey key : o.touched()) {
                 Record record = wanted.get(key);
                 if (record != null) {
                     rewrite.add(record);
@@ -322,8 +336,7 @@ final class ObjectSync {
             if (!rewrite.isEmpty()) {
                 Map<Record, Failure> failures = records.write(rewrite, deadline);
                 if (!failures.isEmpty()) {
-                    o.fail(failures.values().iterator().next());
-                    return;
+                    return o.failed(failures.values().iterator().next());
                 }
             }
             if (!delete.isEmpty()) {
@@ -331,20 +344,15 @@ final class ObjectSync {
             }
             ObjectEntry again = index.read(List.of(url)).get(url);
             if (again != null && again.commitId().equals(target.commitId())) {
-                o.superseded = target;
-                return;
+                return o.supersededBy(target);
             }
             if (again == null) {
                 break;
             }
             target = again;
         }
-        o.fail(new Failure(ErrorKind.CONTENTION, url + ": the object kept changing while its records were aligned;"
+        return o.failed(new Failure(ErrorKind.CONTENTION, url + ": the object kept changing while its records were aligned;"
                 + " SQS delivers the message again."));
     }
 
-    static boolean transientlyFailed(BatchObject o) {
-        Failure failure = o.failure;
-        return failure != null && !failure.permanent();
-    }
 }

@@ -3,9 +3,13 @@ package datalake.ingester;
 import datalake.records.Record;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
-/** The records table as the ingester writes it. The AWS implementation is {@link DynamoRecordsTable}. */
-public interface RecordsTable {
+/**
+ * The records table as the ingester writes it, and reads it back for the latest table. The AWS
+ * implementation is {@link DynamoRecordsTable}.
+ */
+interface RecordsTable {
     /**
      * Writes records whose keys are all distinct, retrying what the table leaves undone until the
      * deadline. Never throws for a failing table: returns the failure of every record not written
@@ -16,8 +20,8 @@ public interface RecordsTable {
     /**
      * The newest file (greatest start, then create_time) of {@code what} at {@code where} among the
      * records of the day buckets {@code oldestBucket..newestBucket}, read newest bucket first and no
-     * further than an older bucket could hold a later start; null when there is none. For the latest
+     * further than an older bucket could hold a later start; empty when there is none. For the latest
      * table, when its file has left the index.
      */
-    Record newest(String what, String where, long newestBucket, long oldestBucket);
+    Optional<Record> newest(String what, String where, long newestBucket, long oldestBucket);
 }

@@ -10,7 +10,7 @@ import datalake.records.StatusReport;
  * @param action    what the message did to the index, for the body and the attribute {@code action}, or
  *                  null when it named no object
  */
-public record Report(String messageId, StatusReport report, String what, Action action) {
+record Report(String messageId, StatusReport report, String what, Action action) {
     public Report(String messageId, StatusReport report, String what) {
         this(messageId, report, what, null);
     }

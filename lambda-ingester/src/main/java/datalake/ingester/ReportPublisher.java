@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Publishes status reports (DATALAKE_REPORT_TOPIC_ARN). */
-public interface ReportPublisher {
+interface ReportPublisher {
     /** For a deployment without a report topic: publishes nothing, fails nothing. */
     ReportPublisher NONE = reports -> Map.of();
 

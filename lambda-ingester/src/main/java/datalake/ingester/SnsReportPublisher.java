@@ -15,7 +15,7 @@ import software.amazon.awssdk.services.sns.model.PublishBatchResponse;
  * status report ({@link ReportJson}) with the message attributes {@code status} and, when known,
  * {@code action} and {@code what}, so that subscribers can filter.
  */
-public record SnsReportPublisher(SnsClient sns, String topicArn) implements ReportPublisher {
+record SnsReportPublisher(SnsClient sns, String topicArn) implements ReportPublisher {
     private static final int ATTRIBUTE_BYTES = 64;
 
     @Override

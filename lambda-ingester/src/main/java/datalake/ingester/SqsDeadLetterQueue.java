@@ -15,7 +15,7 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
  * attributes {@code error_kind}, {@code error_message} and {@code source_message_id};
  * SendMessageBatch, up to 10 messages and 256 KiB a call.
  */
-public record SqsDeadLetterQueue(SqsClient sqs, String queueUrl) implements DeadLetterQueue {
+record SqsDeadLetterQueue(SqsClient sqs, String queueUrl) implements DeadLetterQueue {
     /** Attribute names and values of a message count towards SQS's size limit too; keep the reason short. */
     static final int MAX_REASON = 1000;
     private static final int ATTRIBUTE_BYTES = 200;

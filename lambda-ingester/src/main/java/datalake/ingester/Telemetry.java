@@ -36,38 +36,16 @@ public final class Telemetry {
         return new Telemetry(JsonLog.discarding(LOGGER));
     }
 
-    /** The outcome of one queue message. */
-    record MessageLine(String requestId, String messageId, String status, String action, String what, String where,
-            String id, int files, int records, int recordsWritten, int recordsRemoved, Failure failure,
-            long durationMillis) {
-    }
-
     /** The counts of one invocation. */
     record BatchMetrics(String function, int messages, int succeeded, int failed, int retried, int recordsWritten,
             int reportsFailed, long latencyMillis, Map<ErrorKind, Integer> errors) {
     }
 
-    void message(MessageLine m) {
-        JsonLog.Level level = m.failure() == null ? JsonLog.Level.INFO
-                : m.failure().permanent() ? JsonLog.Level.ERROR : JsonLog.Level.WARN;
-        log.line(level, "message handled", g -> {
-            JsonLog.field(g, "requestId", m.requestId());
-            JsonLog.field(g, "messageId", m.messageId());
-            g.writeStringField("status", m.status());
-            JsonLog.field(g, "action", m.action());
-            JsonLog.field(g, "what", m.what());
-            JsonLog.field(g, "where", m.where());
-            JsonLog.field(g, "id", m.id());
-            g.writeNumberField("files", m.files());
-            g.writeNumberField("records", m.records());
-            g.writeNumberField("records_written", m.recordsWritten());
-            g.writeNumberField("records_removed", m.recordsRemoved());
-            if (m.failure() != null) {
-                g.writeStringField("error_kind", m.failure().kind().label());
-                g.writeStringField("error_message", m.failure().message());
-            }
-            g.writeNumberField("duration_ms", m.durationMillis());
-        });
+    /** The line of one queue message ({@link BatchMessage#log}): INFO, or by its failure, ERROR or WARN. */
+    void message(Failure failure, JsonLog.Fields fields) {
+        JsonLog.Level level = failure == null ? JsonLog.Level.INFO
+                : failure.permanent() ? JsonLog.Level.ERROR : JsonLog.Level.WARN;
+        log.line(level, "message handled", fields);
     }
 
     /** A problem that does not change a message's outcome (a report that could not be published). */

@@ -21,6 +21,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -174,9 +175,9 @@ class ConcurrentChangesIT {
         return Ingester.forAws(config, clients)
                 .objects(new ObjectStore() {
                     @Override
-                    public StoredObject head(String bucket, String key) {
+                    public Optional<StoredObject> head(String bucket, String key) {
                         pause(random, 15);
-                        StoredObject head = store.head(bucket, key);
+                        Optional<StoredObject> head = store.head(bucket, key);
                         pause(random, 15);
                         return head;
                     }
@@ -194,7 +195,7 @@ class ConcurrentChangesIT {
                     }
 
                     @Override
-                    public Record newest(String what, String where, long newestBucket, long oldestBucket) {
+                    public Optional<Record> newest(String what, String where, long newestBucket, long oldestBucket) {
                         return records.newest(what, where, newestBucket, oldestBucket);
                     }
                 })
@@ -230,7 +231,7 @@ class ConcurrentChangesIT {
                     }
 
                     @Override
-                    public Record current(WhatWhereKey key) {
+                    public Optional<Record> current(WhatWhereKey key) {
                         return latest.current(key);
                     }
 
@@ -241,7 +242,7 @@ class ConcurrentChangesIT {
                     }
 
                     @Override
-                    public boolean replace(Record expected, Record replacement) {
+                    public boolean replace(Record expected, Optional<Record> replacement) {
                         pause(random, 15);
                         return latest.replace(expected, replacement);
                     }

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -46,7 +47,7 @@ final class Fakes {
         }
 
         @Override
-        public StoredObject head(String bucket, String key) {
+        public Optional<StoredObject> head(String bucket, String key) {
             heads.incrementAndGet();
             maxConcurrent.accumulateAndGet(concurrent.incrementAndGet(), Math::max);
             try {
@@ -57,12 +58,7 @@ final class Fakes {
                 if (error != null) {
                     throw error;
                 }
-                StoredObject object = stored.get(bucket + "/" + key);
-                if (object == null) {
-                    throw software.amazon.awssdk.services.s3.model.NoSuchKeyException.builder().statusCode(404)
-                            .message("Not Found").build();
-                }
-                return object;
+                return Optional.ofNullable(stored.get(bucket + "/" + key));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
@@ -154,7 +150,7 @@ final class Fakes {
         }
 
         @Override
-        public synchronized Record newest(String what, String where, long newestBucket, long oldestBucket) {
+        public synchronized Optional<Record> newest(String what, String where, long newestBucket, long oldestBucket) {
             Record best = null;
             for (Record record : table.values()) {
                 if (record.metadata().what().equals(what) && record.metadata().where().equals(where)
@@ -163,12 +159,12 @@ final class Fakes {
                     best = record;
                 }
             }
-            return best;
+            return Optional.ofNullable(best);
         }
 
         @Override
-        public synchronized Record current(WhatWhereKey key) {
-            return latest.get(key.toString());
+        public synchronized Optional<Record> current(WhatWhereKey key) {
+            return Optional.ofNullable(latest.get(key.toString()));
         }
 
         @Override
@@ -188,16 +184,16 @@ final class Fakes {
         }
 
         @Override
-        public synchronized boolean replace(Record expected, Record replacement) {
+        public synchronized boolean replace(Record expected, Optional<Record> replacement) {
             Record kept = latest.get(expected.whatWhereKey().toString());
             if (kept == null || !kept.url().equals(expected.url()) || kept.createTime() != expected.createTime()
                     || !kept.metadata().id().equals(expected.metadata().id())) {
                 return false;
             }
-            if (replacement == null) {
+            if (replacement.isEmpty()) {
                 latest.remove(expected.whatWhereKey().toString());
             } else {
-                latest.put(expected.whatWhereKey().toString(), replacement);
+                latest.put(expected.whatWhereKey().toString(), replacement.get());
             }
             return true;
         }

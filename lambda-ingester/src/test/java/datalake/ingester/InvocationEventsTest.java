@@ -10,6 +10,7 @@ import datalake.records.RecordFactory;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -34,8 +35,9 @@ class InvocationEventsTest {
         // Every object the sample names exists, with valid metadata.
         ObjectStore anyObject = new ObjectStore() {
             @Override
-            public StoredObject head(String bucket, String key) {
-                return new StoredObject(String.format(METADATA, "f" + Math.abs(key.hashCode())), 1_715_679_064_118L, 42);
+            public Optional<StoredObject> head(String bucket, String key) {
+                return Optional.of(new StoredObject(String.format(METADATA, "f" + Math.abs(key.hashCode())),
+                        1_715_679_064_118L, 42));
             }
 
             @Override

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -137,7 +138,7 @@ class MessageSettlementTest {
         objects.put(BUCKET, "slow.csv", metadata("slow", START, null), MODIFIED, 1);
         ObjectStore slow = new ObjectStore() {
             @Override
-            public StoredObject head(String bucket, String key) {
+            public Optional<StoredObject> head(String bucket, String key) {
                 clock.advance(Duration.ofMillis(300));
                 return objects.head(bucket, key);
             }

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -92,7 +93,7 @@ class ObjectSyncTest {
             }
 
             @Override
-            public Record newest(String what, String where, long newestBucket, long oldestBucket) {
+            public Optional<Record> newest(String what, String where, long newestBucket, long oldestBucket) {
                 return records.newest(what, where, newestBucket, oldestBucket);
             }
         };

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  *
  * @param encoding {@code gzip}, or null for none
  */
-public record ContentHeaders(String type, String encoding) {
+record ContentHeaders(String type, String encoding) {
     /** The bytes of the content that decide its encoding. */
     static final int MAGIC_LENGTH = 3;
     static final String DEFAULT_TYPE = "text/plain";

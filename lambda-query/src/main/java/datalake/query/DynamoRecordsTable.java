@@ -23,12 +23,8 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * first key outside the prefix ends the slice. Items are read liberally ({@link StoredRecord}); one that
  * is no record at all is left out, logged and counted ({@link UnreadableItems}).
  */
-public record DynamoRecordsTable(DynamoDbClient dynamoDb, String tableName, UnreadableItems unreadable)
+record DynamoRecordsTable(DynamoDbClient dynamoDb, String tableName, UnreadableItems unreadable)
         implements RecordsTable {
-    /** The table with unreadable items reported on standard output (tools and benchmarks). */
-    public DynamoRecordsTable(DynamoDbClient dynamoDb, String tableName) {
-        this(dynamoDb, tableName, new UnreadableItems(QueryApi.LOG, QueryConfig.DEFAULT_FUNCTION_NAME));
-    }
 
     @Override
     public Slice queryBucket(long bucket, String what, String rangePrefix, String after, int limit) {

@@ -1,7 +1,7 @@
 package datalake.query;
 
 /** The {@code code} values of error responses: those of the datalake v0 API, plus routing and server faults. */
-public final class ErrorCodes {
+final class ErrorCodes {
     public static final String NO_ARGS = "NoArgs";
     public static final String NO_WHAT = "NoWhat";
     public static final String NO_WORK_INTERVAL = "NoWorkInterval";

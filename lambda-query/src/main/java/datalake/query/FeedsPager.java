@@ -35,7 +35,7 @@ final class FeedsPager {
             .comparing((Feed f) -> f.latest().what())
             .thenComparing(f -> f.latest().where());
 
-    private final LatestFeeds table;
+    private final LatestTable table;
     private final Clock clock;
     private final int pageSize;
     private final int readLimit;
@@ -46,7 +46,7 @@ final class FeedsPager {
      * @param maxReads  scan calls one page may make: a rare WHAT in a large table then takes several
      *                  short pages instead of one slow request
      */
-    FeedsPager(LatestFeeds table, Clock clock, int pageSize, int readLimit, int maxReads) {
+    FeedsPager(LatestTable table, Clock clock, int pageSize, int readLimit, int maxReads) {
         this.table = table;
         this.clock = clock;
         this.pageSize = pageSize;
@@ -54,7 +54,7 @@ final class FeedsPager {
         this.maxReads = maxReads;
     }
 
-    static FeedsPager forApi(LatestFeeds table, Clock clock) {
+    static FeedsPager forApi(LatestTable table, Clock clock) {
         return new FeedsPager(table, clock, 100, 200, 50);
     }
 

@@ -9,7 +9,7 @@ import java.util.Optional;
  * The storage bucket as the query reads it: an object's user metadata and first bytes, and
  * time-limited download links. The AWS implementation is {@link S3ObjectStore}.
  */
-public interface ObjectStore {
+interface ObjectStore {
 
     /** The object's user metadata (keys without {@code x-amz-meta-}), or empty when there is no such object. */
     Optional<Map<String, String>> userMetadata(String bucket, String key);

@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutorService;
@@ -33,8 +34,11 @@ public final class QueryApi {
     static final Duration LINK_VALIDITY = Duration.ofMinutes(15);
     /** Concurrent DynamoDB reads of one request (day buckets of a time query, of a latest scan). */
     static final int READ_THREADS = 32;
+    /** The name of the function's log lines ({@code logger}). */
+    static final String LOGGER = "datalake.query";
 
     private final QueryConfig config;
+    private final JsonLog log;
     private final ObjectStore files;
     private final TimeQueryPager timePager;
     private final WorkIdQueryPager workIdPager;
@@ -44,64 +48,107 @@ public final class QueryApi {
     private final CoverageReader coverage;
     private final String version;
 
-    /** The function's log: request lines, faults, items that are no records. */
-    static final JsonLog LOG = JsonLog.toStandardOutput("datalake.query");
-
-    /**
-     * The API on AWS, as the handler builds it (and SnapStart priming, the local runner and the tests,
-     * on other clients): the records table and its GSI, the latest table when the configuration names
-     * one, the storage bucket.
-     */
-    public static QueryApi forAws(QueryConfig config, QueryClients clients) {
-        return forAws(config, clients, LOG, Clock.systemUTC());
-    }
-
-    /**
-     * {@link #forAws(QueryConfig, QueryClients)} with its log (unreadable items are reported there) and
-     * its clock (now, for latest) given: tests read what it logs and fix the time.
-     */
-    static QueryApi forAws(QueryConfig config, QueryClients clients, JsonLog log, Clock clock) {
+    private QueryApi(Builder b) {
+        this.config = Objects.requireNonNull(b.config, "config");
+        this.log = Objects.requireNonNull(b.log, "log");
         UnreadableItems unreadable = new UnreadableItems(log, config.functionName());
-        return new QueryApi(config,
-                new DynamoRecordsTable(clients.dynamoDb(), config.recordsTable(), unreadable),
-                config.latestTable() == null ? null
-                        : new DynamoLatestTable(clients.dynamoDb(), config.latestTable(), unreadable),
-                config.latestTable() == null ? null
-                        : new DynamoLatestFeeds(clients.dynamoDb(), config.latestTable(), unreadable),
-                new S3ObjectStore(clients.s3(), clients.presigner()),
-                clock);
-    }
-
-    /**
-     * @param latest the latest table, or null to find the latest file by scanning day buckets
-     * @param clock  today's date for latest lookbacks
-     */
-    public QueryApi(QueryConfig config, RecordsTable records, LatestTable latest, ObjectStore files, Clock clock) {
-        this(config, records, latest, null, files, clock, TimeQueryPager.Limits.API);
-    }
-
-    /** @param feeds the latest table as a list of feeds, or null when there is no latest table */
-    public QueryApi(QueryConfig config, RecordsTable records, LatestTable latest, LatestFeeds feeds, ObjectStore files,
-            Clock clock) {
-        this(config, records, latest, feeds, files, clock, TimeQueryPager.Limits.API);
-    }
-
-    QueryApi(QueryConfig config, RecordsTable records, LatestTable latest, ObjectStore files, Clock clock,
-            TimeQueryPager.Limits limits) {
-        this(config, records, latest, null, files, clock, limits);
-    }
-
-    QueryApi(QueryConfig config, RecordsTable records, LatestTable latest, LatestFeeds feeds, ObjectStore files,
-            Clock clock, TimeQueryPager.Limits limits) {
-        this.config = config;
-        this.files = files;
+        RecordsTable records = b.records != null ? b.records
+                : new DynamoRecordsTable(aws(b).dynamoDb(), config.recordsTable(), unreadable);
+        LatestTable latest = b.latest != null || b.aws == null || config.latestTable() == null ? b.latest
+                : new DynamoLatestTable(b.aws.dynamoDb(), config.latestTable(), unreadable);
+        this.files = b.files != null ? b.files : new S3ObjectStore(aws(b).s3(), aws(b).presigner());
+        Clock clock = Objects.requireNonNull(b.clock, "clock");
         ExecutorService executor = readExecutor();
-        this.timePager = new TimeQueryPager(records, executor, limits);
-        this.workIdPager = new WorkIdQueryPager(records, limits.pageSize(), limits.readLimit());
+        this.timePager = new TimeQueryPager(records, executor, b.limits);
+        this.workIdPager = new WorkIdQueryPager(records, b.limits.pageSize(), b.limits.readLimit());
         this.latestFinder = new LatestFinder(records, latest, executor, clock);
-        this.feeds = feeds == null ? null : FeedsPager.forApi(feeds, clock);
+        this.feeds = latest == null ? null : FeedsPager.forApi(latest, clock);
         this.coverage = new CoverageReader(records, executor);
         this.version = buildVersion();
+    }
+
+    private static QueryClients aws(Builder b) {
+        return Objects.requireNonNull(b.aws, "records and files, or the clients of QueryApi.forAws");
+    }
+
+    /**
+     * The API on AWS, as the handler builds it (and SnapStart priming, the local runner and the tests, on
+     * other clients): the records table and its GSI, the latest table when the configuration names one,
+     * the storage bucket. They are made at {@link Builder#build()}, so that they report unreadable items
+     * to the builder's log; the builder may still change any part (a test's log or clock).
+     */
+    public static Builder forAws(QueryConfig config, QueryClients clients) {
+        Builder builder = builder().config(config);
+        builder.aws = Objects.requireNonNull(clients, "clients");
+        return builder;
+    }
+
+    /** An API on collaborators of one's own (fakes in unit tests); the configuration, records and files are required. */
+    static Builder builder() {
+        return new Builder();
+    }
+
+    /** The parts of a {@link QueryApi}; unset optional parts take the defaults named on each setter. */
+    public static final class Builder {
+        private QueryConfig config;
+        private QueryClients aws;
+        private RecordsTable records;
+        private LatestTable latest;
+        private ObjectStore files;
+        private Clock clock = Clock.systemUTC();
+        private JsonLog log = JsonLog.toStandardOutput(LOGGER);
+        private TimeQueryPager.Limits limits = TimeQueryPager.Limits.API;
+
+        private Builder() {
+        }
+
+        Builder config(QueryConfig configuration) {
+            this.config = configuration;
+            return this;
+        }
+
+        Builder records(RecordsTable table) {
+            this.records = table;
+            return this;
+        }
+
+        /** Default (but with {@link #forAws}): none; {@code /latest} then scans the day buckets, and {@code /feeds/} is 404. */
+        Builder latest(LatestTable table) {
+            this.latest = table;
+            return this;
+        }
+
+        Builder files(ObjectStore store) {
+            this.files = store;
+            return this;
+        }
+
+        /** Default: {@link TimeQueryPager.Limits#API}. */
+        Builder limits(TimeQueryPager.Limits pagerLimits) {
+            this.limits = pagerLimits;
+            return this;
+        }
+
+        /** Today's date for latest lookbacks and feed ages; default: the system clock, UTC. */
+        public Builder clock(Clock source) {
+            this.clock = source;
+            return this;
+        }
+
+        /** Request lines, faults and unreadable items; default: JSON lines on standard output. */
+        public Builder log(JsonLog sink) {
+            this.log = sink;
+            return this;
+        }
+
+        public QueryApi build() {
+            return new QueryApi(this);
+        }
+    }
+
+    /** The function's log: the handler writes its request lines here too. */
+    JsonLog log() {
+        return log;
     }
 
     public APIGatewayV2HTTPResponse handle(APIGatewayV2HTTPEvent event) {
@@ -116,16 +163,15 @@ public final class QueryApi {
             }
             Links links = new Links(request.baseUrl());
             return switch (match.route()) {
-                case ARCHIVE -> Responses.json(200, ResponseJson.archive(config.storageUrl()));
-                case ENVIRONMENT -> Responses.json(200, ResponseJson.environment(version));
+                case ARCHIVE -> archive();
+                case ENVIRONMENT -> environment();
                 case FILES -> files(request.query(), links);
-                case FILE_METADATA -> Responses.json(200, ResponseJson.metadata(fileMetadata(match.parameter(0))));
+                case FILE_METADATA -> fileMetadata(match.parameter(0));
                 case FILE_DATA -> fileData(match.parameter(0));
-                case LATEST -> Responses.json(200, ResponseJson.record(
-                        latest(match.parameter(0), match.parameter(1), request.query()), links));
-                case LATEST_DATA -> latestData(latest(match.parameter(0), match.parameter(1), request.query()));
-                case FEEDS -> Responses.json(200, feeds().answer(request.query(), links));
-                case COVERAGE -> Responses.json(200, coverage.answer(request.query()));
+                case LATEST -> latest(match.parameter(0), match.parameter(1), request.query(), links);
+                case LATEST_DATA -> latestData(match.parameter(0), match.parameter(1), request.query());
+                case FEEDS -> feeds(request.query(), links);
+                case COVERAGE -> coverage(request.query());
             };
         } catch (RequestRejectedException e) {
             return Responses.json(e.status(), ResponseJson.error(e.code(), e.getMessage()));
@@ -136,6 +182,16 @@ public final class QueryApi {
             return Responses.json(500, ResponseJson.error(ErrorCodes.INTERNAL_ERROR,
                     "The query API failed on this request; try again, and report it if it persists."));
         }
+    }
+
+    // ---------------------------------------------------------------- the routes, one method each
+
+    private APIGatewayV2HTTPResponse archive() {
+        return Responses.json(200, ResponseJson.archive(config.storageUrl()));
+    }
+
+    private APIGatewayV2HTTPResponse environment() {
+        return Responses.json(200, ResponseJson.environment(version));
     }
 
     private APIGatewayV2HTTPResponse files(Map<String, String> params, Links links) {
@@ -158,13 +214,13 @@ public final class QueryApi {
      * The file's metadata as its object stores it, served whatever ingest rule it breaks (a hash of
      * another form, say) as long as it is a JSON object with a start time.
      */
-    private JsonNode fileMetadata(String id) {
+    private APIGatewayV2HTTPResponse fileMetadata(String id) {
         JsonNode metadata = StoredJson.parseObject(storedFile(id).get("datalake"));
         if (metadata == null || StoredJson.time(metadata.get("start")) == null) {
             throw RequestRejectedException.noSuchFile("The object of file " + abbreviate(id)
                     + " has no datalake metadata, so it is not a datalake file.");
         }
-        return metadata;
+        return Responses.json(200, ResponseJson.metadata(metadata));
     }
 
     private APIGatewayV2HTTPResponse fileData(String id) {
@@ -192,7 +248,11 @@ public final class QueryApi {
         return id + "/data";
     }
 
-    private StoredRecord latest(String what, String where, Map<String, String> params) {
+    private APIGatewayV2HTTPResponse latest(String what, String where, Map<String, String> params, Links links) {
+        return Responses.json(200, ResponseJson.record(latestFile(what, where, params), links));
+    }
+
+    private StoredRecord latestFile(String what, String where, Map<String, String> params) {
         int lookback = lookback(FilesQueryParser.present(params, "lookback"));
         Optional<StoredRecord> found = MetadataRules.isSlug(what) && MetadataRules.isSlug(where)
                 ? latestFinder.find(what, where, lookback) : Optional.empty();
@@ -216,7 +276,8 @@ public final class QueryApi {
                 + " from 0 to " + LatestFinder.MAX_LOOKBACK_DAYS + ", not \"" + abbreviate(v) + "\".");
     }
 
-    private APIGatewayV2HTTPResponse latestData(StoredRecord record) {
+    private APIGatewayV2HTTPResponse latestData(String what, String where, Map<String, String> params) {
+        StoredRecord record = latestFile(what, where, params);
         String url = record.url();
         int slash = url.startsWith("s3://") ? url.indexOf('/', 5) : -1;
         if (slash < 6 || slash == url.length() - 1) {
@@ -248,13 +309,19 @@ public final class QueryApi {
         return Responses.redirect(files.presignedGet(bucket, key, LINK_VALIDITY, headers));
     }
 
-    private FeedsPager feeds() {
+    private APIGatewayV2HTTPResponse feeds(Map<String, String> params, Links links) {
         if (feeds == null) {
             throw new RequestRejectedException(404, ErrorCodes.NO_LATEST_TABLE,
                     "This API keeps no latest table (DATALAKE_LATEST_TABLE), so it cannot list feeds.");
         }
-        return feeds;
+        return Responses.json(200, feeds.answer(params, links));
     }
+
+    private APIGatewayV2HTTPResponse coverage(Map<String, String> params) {
+        return Responses.json(200, coverage.answer(params));
+    }
+
+    // ----------------------------------------------------------------
 
     /** The ids of stored files (common-records' rule) that are also one safe path segment: no '/', '\\', "." or "..". */
     static boolean isFileId(String id) {
@@ -276,8 +343,8 @@ public final class QueryApi {
     }
 
     /** The error and the top of its stack in one JSON line, no request data. */
-    private static void logFault(Exception e) {
-        LOG.fault("request failed", e, g -> { });
+    private void logFault(Exception e) {
+        log.fault("request failed", e, g -> { });
     }
 
     private static String abbreviate(String s) {

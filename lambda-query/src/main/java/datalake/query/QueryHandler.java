@@ -37,15 +37,16 @@ public final class QueryHandler implements RequestHandler<APIGatewayV2HTTPEvent,
     }
 
     private QueryHandler(QueryConfig config, SdkClientFactory clients) {
-        this(QueryApi.forAws(config, QueryClients.from(clients, config)),
+        this(QueryApi.forAws(config, QueryClients.from(clients, config)).build(),
                 SnapshotPriming.register(QueryPriming.of(config, status -> { }), config.region()));
     }
 
-    /** The given SDK clients, e.g. clients of emulators in tests and the local runner. */
+    /** The API on the given SDK clients ({@link QueryApi#forAws}), e.g. clients of emulators in tests and the local runner. */
     public QueryHandler(QueryConfig config, DynamoDbClient dynamoDb, S3Client s3, S3Presigner presigner) {
-        this(QueryApi.forAws(config, new QueryClients(dynamoDb, s3, presigner)));
+        this(QueryApi.forAws(config, new QueryClients(dynamoDb, s3, presigner)).build());
     }
 
+    /** An API built with {@link QueryApi#forAws}; the handler writes its request lines to the API's log. */
     public QueryHandler(QueryApi api) {
         this(api, null);
     }
@@ -79,7 +80,7 @@ public final class QueryHandler implements RequestHandler<APIGatewayV2HTTPEvent,
         int status = response.getStatusCode();
         APIGatewayV2HTTPEvent.RequestContext request = event.getRequestContext();
         String method = request != null && request.getHttp() != null ? request.getHttp().getMethod() : null;
-        QueryApi.LOG.line(status >= 500 ? JsonLog.Level.ERROR : JsonLog.Level.INFO, "request", g -> {
+        api.log().line(status >= 500 ? JsonLog.Level.ERROR : JsonLog.Level.INFO, "request", g -> {
             JsonLog.field(g, "requestId", context == null ? null : context.getAwsRequestId());
             g.writeStringField("method", JsonLog.shorten(method == null ? "?" : method));
             g.writeStringField("path", JsonLog.shorten(event.getRawPath() == null ? "" : event.getRawPath()));

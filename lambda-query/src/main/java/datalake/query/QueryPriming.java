@@ -47,7 +47,7 @@ final class QueryPriming {
 
     private static void run(QueryConfig config, SdkClientFactory factory, IntConsumer statuses) {
         try (QueryClients clients = QueryClients.from(factory, config)) {
-            QueryApi api = QueryApi.forAws(config, clients);
+            QueryApi api = QueryApi.forAws(config, clients).build();
             for (String[] request : REQUESTS) {
                 statuses.accept(api.handle(QueryHandler.get(request[0], request[1])).getStatusCode());
             }

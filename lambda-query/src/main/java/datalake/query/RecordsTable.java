@@ -8,7 +8,7 @@ import java.util.List;
  * ({@code time_index_key}) or from the GSI {@code work-id-index}. The AWS implementation is
  * {@link DynamoRecordsTable}.
  */
-public interface RecordsTable {
+interface RecordsTable {
 
     /**
      * Records of one day bucket and WHAT, in range-key order.
@@ -35,10 +35,6 @@ public interface RecordsTable {
     record Slice(List<StoredRecord> records, String lastKey) {
         public Slice {
             records = List.copyOf(records);
-        }
-
-        public boolean hasMore() {
-            return lastKey != null;
         }
     }
 }

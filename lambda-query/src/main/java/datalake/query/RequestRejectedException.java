@@ -4,7 +4,7 @@ package datalake.query;
  * A request the API refuses: a 4xx status with the v0 error code ({@code NoWhat}, {@code InvalidCursor},
  * {@code NoSuchFile}, …) and one sentence telling the caller what to change.
  */
-public final class RequestRejectedException extends RuntimeException {
+final class RequestRejectedException extends RuntimeException {
     private static final long serialVersionUID = 1L;
     private final int status;
     private final String code;

@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * only when the function may {@code s3:ListBucket}; without it S3 answers 403, which is treated as the
  * fault it is.
  */
-public record S3ObjectStore(S3Client s3, S3Presigner presigner) implements ObjectStore {
+record S3ObjectStore(S3Client s3, S3Presigner presigner) implements ObjectStore {
     /** S3's answer to a range of an empty object. */
     private static final int RANGE_NOT_SATISFIABLE = 416;
 

@@ -17,7 +17,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *
  * @param function the {@code Function} dimension of the metric (the Lambda function's name)
  */
-public record UnreadableItems(JsonLog log, String function) {
+record UnreadableItems(JsonLog log, String function) {
     static final String METRIC = "UnreadableItems";
     private static final String[] KEYS = {RecordItems.WHAT_WHERE_KEY, RecordItems.TIME_INDEX_KEY, RecordItems.RANGE_KEY};
 

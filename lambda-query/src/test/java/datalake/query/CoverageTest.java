@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class CoverageTest {
     private static final long HOUR = 3_600_000L;
     private final InMemoryRecordsTable table = new InMemoryRecordsTable();
-    private final QueryApi api = new QueryApi(QueryConfig.of("records", "lake"), table, null, new FakeObjectStore(),
-            Clock.fixed(Instant.ofEpochMilli(T0 + 40 * DAY), ZoneOffset.UTC));
+    private final QueryApi api = QueryApi.builder().config(QueryConfig.of("records", "lake")).records(table)
+            .files(new FakeObjectStore()).clock(Clock.fixed(Instant.ofEpochMilli(T0 + 40 * DAY), ZoneOffset.UTC)).build();
 
     private JsonNode coverage(String query) {
         APIGatewayV2HTTPResponse response = api.handle(get("/v0/archive/coverage/", query));

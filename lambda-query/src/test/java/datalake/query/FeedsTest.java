@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 /** {@code /v0/archive/feeds/}: every feed of the latest table once across pages, its age, and the errors. */
 class FeedsTest {
     private static final long NOW = T0 + 40 * DAY;
-    private final InMemoryLatestFeeds latest = new InMemoryLatestFeeds();
-    private final QueryApi api = new QueryApi(QueryConfig.of("records", "lake"), new InMemoryRecordsTable(), null,
-            latest, new FakeObjectStore(), Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC));
+    private final InMemoryLatestTable latest = new InMemoryLatestTable();
+    private final QueryApi api = QueryApi.builder().config(QueryConfig.of("records", "lake"))
+            .records(new InMemoryRecordsTable()).latest(latest).files(new FakeObjectStore())
+            .clock(Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC)).build();
 
     private void feed(String what, String where, long start, Long end) {
         latest.put(TestFiles.records(file(what + "-" + where, what, where, start, end)).get(0));
@@ -124,8 +125,8 @@ class FeedsTest {
 
     @Test
     void withoutALatestTableFeedsAre404NoLatestTable() {
-        QueryApi withoutLatest = new QueryApi(QueryConfig.of("records", "lake"), new InMemoryRecordsTable(), null,
-                new FakeObjectStore(), Clock.systemUTC());
+        QueryApi withoutLatest = QueryApi.builder().config(QueryConfig.of("records", "lake"))
+                .records(new InMemoryRecordsTable()).files(new FakeObjectStore()).build();
 
         APIGatewayV2HTTPResponse response = withoutLatest.handle(get("/v0/archive/feeds/", ""));
 

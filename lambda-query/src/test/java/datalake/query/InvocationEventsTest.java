@@ -44,8 +44,8 @@ class InvocationEventsTest {
                 .put(new RecordFactory().records(FILE, "s3://datalake-example/" + FILE.id() + "/data", START + 5, 42));
         FakeObjectStore files = new FakeObjectStore().put("datalake-example", FILE.id() + "/data",
                 Map.of("datalake", DatalakeJson.toJson(FILE)));
-        QueryApi api = new QueryApi(QueryConfig.of("datalake-records", "datalake-example"), table, null, files,
-                Clock.fixed(Instant.ofEpochMilli(START + 3_600_000), ZoneOffset.UTC));
+        QueryApi api = QueryApi.builder().config(QueryConfig.of("datalake-records", "datalake-example")).records(table)
+                .files(files).clock(Clock.fixed(Instant.ofEpochMilli(START + 3_600_000), ZoneOffset.UTC)).build();
         APIGatewayV2HTTPEvent event = EventLoader.loadApiGatewayHttpEvent("events/" + sample);
 
         APIGatewayV2HTTPResponse response = new QueryHandler(api).handleRequest(event, Events.QUIET);

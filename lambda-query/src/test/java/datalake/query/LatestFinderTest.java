@@ -12,6 +12,7 @@ import java.time.ZoneOffset;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +30,21 @@ class LatestFinderTest {
 
     private Optional<String> latestId(LatestTable table, int lookback) {
         return new LatestFinder(records, table, executor, CLOCK).find("w", "h", lookback).map(StoredRecord::id);
+    }
+
+    /** A latest table whose entries are {@code entry}'s answers (LatestFinder never scans it for feeds). */
+    private static LatestTable entries(BiFunction<String, String, Optional<StoredRecord>> entry) {
+        return new LatestTable() {
+            @Override
+            public Optional<StoredRecord> latest(String what, String where) {
+                return entry.apply(what, where);
+            }
+
+            @Override
+            public RecordsTable.Slice scan(String what, String after, int limit) {
+                throw new UnsupportedOperationException("LatestFinder reads entries, never feeds");
+            }
+        };
     }
 
     @Test
@@ -70,9 +86,11 @@ class LatestFinderTest {
     void theLatestTableAnswersWhateverItsAgeAndTheScanWithoutAnEntry() {
         StoredRecord inTable = TestFiles.stored(file("from-table", "w", "h", NOW - DAY, null)).get(0);
         records.put(TestFiles.records(file("scanned", "w", "h", NOW - 3 * DAY, null)));
-        LatestTable table = (what, where) -> what.equals("w") && where.equals("h") ? Optional.of(inTable) : Optional.empty();
-        LatestTable empty = (what, where) -> Optional.empty();
-        LatestTable old = (what, where) -> Optional.of(TestFiles.stored(file("old", "w", "h", NOW - 30 * DAY, null)).get(0));
+        LatestTable table = entries((what, where) -> what.equals("w") && where.equals("h") ? Optional.of(inTable)
+                : Optional.empty());
+        LatestTable empty = entries((what, where) -> Optional.empty());
+        LatestTable old = entries((what, where) -> Optional.of(TestFiles.stored(file("old", "w", "h", NOW - 30 * DAY, null))
+                .get(0)));
 
         assertEquals(Optional.of("from-table"), latestId(table, 14));
         assertEquals(Optional.of("scanned"), latestId(empty, 14), "a missing entry falls back to the scan");
@@ -87,7 +105,7 @@ class LatestFinderTest {
         records.put(TestFiles.records(file("future", "w", "h", NOW + DAY + 3_600_000, null)));
         records.put(TestFiles.records(file("soon", "w", "h", NOW + DAY - 3_600_000, null)));
         records.put(TestFiles.records(file("past", "w", "h", NOW - DAY, null)));
-        LatestTable table = (what, where) -> Optional.of(future);
+        LatestTable table = entries((what, where) -> Optional.of(future));
 
         // then the latest is the file within 24 hours ahead, found in tomorrow's bucket, with or without the table
         assertEquals(Optional.of("soon"), latestId(table, 14));

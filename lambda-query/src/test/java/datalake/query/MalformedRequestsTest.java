@@ -47,8 +47,8 @@ class MalformedRequestsTest {
             files.add(file(String.format("f%03d", i), "syslog", "web", T0 + i * (3 * DAY / 150), null, "job-1"));
         }
         table.put(TestFiles.records(files));
-        API = new QueryApi(QueryConfig.of("records", "lake"), table, null, new FakeObjectStore(),
-                Clock.fixed(Instant.ofEpochMilli(T0 + 2 * DAY), ZoneOffset.UTC));
+        API = QueryApi.builder().config(QueryConfig.of("records", "lake")).records(table).files(new FakeObjectStore())
+                .clock(Clock.fixed(Instant.ofEpochMilli(T0 + 2 * DAY), ZoneOffset.UTC)).build();
         String next = body(API.handle(Events.get(FILES, TIME))).path("next").asText();
         String query = URI.create(next).getRawQuery();
         CURSOR = query.substring(query.indexOf("cursor=") + "cursor=".length());

@@ -38,9 +38,9 @@ class NextLinkPropertiesTest {
             TimeQueryPager.Limits.API);
     /** One API per limits (each owns a pool of read threads), over whichever table the try fills. */
     private static final SwitchableTable TABLE = new SwitchableTable();
-    private static final List<QueryApi> APIS = LIMITS.stream().map(limits -> new QueryApi(
-            QueryConfig.of("records", "lake"), TABLE, null, new FakeObjectStore(),
-            Clock.fixed(Instant.parse("2024-01-01T00:00:00Z"), ZoneOffset.UTC), limits)).toList();
+    private static final List<QueryApi> APIS = LIMITS.stream().map(limits -> QueryApi.builder()
+            .config(QueryConfig.of("records", "lake")).records(TABLE).files(new FakeObjectStore())
+            .clock(Clock.fixed(Instant.parse("2024-01-01T00:00:00Z"), ZoneOffset.UTC)).limits(limits).build()).toList();
     private static final List<String> WHERES = List.of("web", "db");
 
     @Property(tries = 250)

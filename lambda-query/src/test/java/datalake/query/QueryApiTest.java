@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
+import datalake.lambda.JsonLog;
 import datalake.records.DatalakeJson;
 import datalake.records.Metadata;
 import java.net.URI;
@@ -37,7 +38,12 @@ class QueryApiTest {
     private final QueryApi api = api(table, CONFIG);
 
     private QueryApi api(RecordsTable records, QueryConfig config) {
-        return new QueryApi(config, records, null, store, Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC));
+        return api(records, config, JsonLog.discarding(QueryApi.LOGGER));
+    }
+
+    private QueryApi api(RecordsTable records, QueryConfig config, JsonLog log) {
+        return QueryApi.builder().config(config).records(records).files(store)
+                .clock(Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC)).log(log).build();
     }
 
     private static void assertError(APIGatewayV2HTTPResponse response, int status, String code) {
@@ -249,19 +255,14 @@ class QueryApiTest {
         RecordsTable broken = failing(new IllegalStateException("bug"));
         String query = "what=syslog&start=1&end=2";
 
-        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
-        java.io.PrintStream stdout = System.out;
-        System.setOut(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));
-        try {
-            assertError(api(down, CONFIG).handle(get("/v0/archive/files/", query)), 503, "ServiceUnavailable");
-            assertError(api(refused, CONFIG).handle(get("/v0/archive/files/", query)), 500, "InternalError");
-            assertError(api(broken, CONFIG).handle(get("/v0/archive/files/", query)), 500, "InternalError");
-        } finally {
-            System.setOut(stdout);
-        }
+        List<String> lines = new ArrayList<>();
+        JsonLog log = new JsonLog(QueryApi.LOGGER, lines::add, Clock.systemUTC());
+        assertError(api(down, CONFIG, log).handle(get("/v0/archive/files/", query)), 503, "ServiceUnavailable");
+        assertError(api(refused, CONFIG, log).handle(get("/v0/archive/files/", query)), 500, "InternalError");
+        assertError(api(broken, CONFIG, log).handle(get("/v0/archive/files/", query)), 500, "InternalError");
 
         // the details go to the function's log instead
-        String logged = log.toString(java.nio.charset.StandardCharsets.UTF_8);
+        String logged = String.join("\n", lines);
         assertTrue(logged.contains("connection refused") && logged.contains("AccessDenied")
                 && logged.contains("IllegalStateException: bug"), logged);
     }

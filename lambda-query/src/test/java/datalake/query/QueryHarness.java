@@ -78,7 +78,7 @@ final class QueryHarness {
      */
     QueryHandler handler(boolean withLatestTable, JsonLog log, Clock clock) {
         return new QueryHandler(QueryApi.forAws(config(withLatestTable),
-                new QueryClients(queryAws.dynamoDb(), queryAws.s3(), presigner()), log, clock));
+                new QueryClients(queryAws.dynamoDb(), queryAws.s3(), presigner())).log(log).clock(clock).build());
     }
 
     /** A presigner for moto: path style, its endpoint, the query function's credentials. */

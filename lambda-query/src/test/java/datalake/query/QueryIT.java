@@ -10,6 +10,7 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
+import datalake.lambda.JsonLog;
 import datalake.records.Metadata;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
@@ -293,15 +294,14 @@ class QueryIT {
         // a client of a port nobody listens on, without retries
         DynamoDbClient unreachable = Emulators.clientsFor(URI.create("http://127.0.0.1:9")).build(DynamoDbClient.builder(),
                 o -> o.retryStrategy(DefaultRetryStrategy.doNotRetry()).apiCallTimeout(Duration.ofSeconds(5)));
-        QueryHandler down = new QueryHandler(tables.config(false), unreachable, tables.queryAws().s3(), tables.presigner());
+        QueryHandler down = new QueryHandler(QueryApi.forAws(tables.config(false),
+                new QueryClients(unreachable, tables.queryAws().s3(), tables.presigner())).log(JsonLog.discarding(QueryApi.LOGGER))
+                .build());
 
-        java.io.PrintStream stdout = System.out;
-        System.setOut(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
         APIGatewayV2HTTPResponse response;
         try {
             response = down.handleRequest(Events.get("/v0/archive/files/", "what=syslog&work_id=job-a"), Events.QUIET);
         } finally {
-            System.setOut(stdout);
             unreachable.close();
         }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import datalake.lambda.JsonLog;
 import datalake.records.DatalakeJson;
 import datalake.records.Metadata;
 import java.io.ByteArrayOutputStream;
@@ -36,8 +37,12 @@ class QueryLogSafetyTest {
         InMemoryRecordsTable table = new InMemoryRecordsTable();
         table.put(TestFiles.records(m));
         FakeObjectStore store = new FakeObjectStore().put("lake", "f1/data", Map.of("datalake", DatalakeJson.toJson(m)));
-        QueryHandler handler = new QueryHandler(new QueryApi(QueryConfig.of("records", "lake"), table, null, store,
-                Clock.fixed(Instant.ofEpochMilli(T0 + DAY), ZoneOffset.UTC)));
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8);
+        JsonLog log = new JsonLog(QueryApi.LOGGER, capture::println, Clock.systemUTC());
+        QueryHandler handler = new QueryHandler(QueryApi.builder().config(QueryConfig.of("records", "lake"))
+                .records(table).files(store).clock(Clock.fixed(Instant.ofEpochMilli(T0 + DAY), ZoneOffset.UTC))
+                .log(log).build());
         RecordsTable failing = new RecordsTable() {
             @Override
             public Slice queryBucket(long bucket, String what, String rangePrefix, String after, int limit) {
@@ -49,14 +54,13 @@ class QueryLogSafetyTest {
                 throw new IllegalStateException("defect");
             }
         };
-        QueryHandler broken = new QueryHandler(new QueryApi(QueryConfig.of("records", "lake"), failing, null, store,
-                Clock.systemUTC()));
+        QueryHandler broken = new QueryHandler(QueryApi.builder().config(QueryConfig.of("records", "lake"))
+                .records(failing).files(store).log(log).build());
 
         // when requests, some carrying newlines, quotes and the secret values, are answered
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        // (the function's log goes to the capture; so does anything else written to standard output or error)
         PrintStream out = System.out;
         PrintStream err = System.err;
-        PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8);
         System.setOut(capture);
         System.setErr(capture);
         try {

@@ -1,24 +1,31 @@
 package datalake.query;
 
 import datalake.dynamodb.StoredRecord;
+import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A latest table in memory, scanned as DynamoDB scans: in an order of its own (here, insertion
  * order, not sorted), at most {@code limit} items evaluated a call before the filter on WHAT, and
  * {@code lastKey} set whenever the call stopped at its limit.
  */
-final class InMemoryLatestFeeds implements LatestFeeds {
+final class InMemoryLatestTable implements LatestTable {
     private final Map<String, StoredRecord> entries = new LinkedHashMap<>();
     int scans;
 
-    InMemoryLatestFeeds put(Record record) {
+    InMemoryLatestTable put(Record record) {
         entries.put(record.whatWhereKey().toString(), TestFiles.storedLatest(record));
         return this;
+    }
+
+    @Override
+    public Optional<StoredRecord> latest(String what, String where) {
+        return Optional.ofNullable(entries.get(new WhatWhereKey(what, where).toString()));
     }
 
     @Override

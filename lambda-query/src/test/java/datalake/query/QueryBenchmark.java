@@ -5,8 +5,9 @@ import static datalake.query.TestFiles.T0;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
-import datalake.emulators.Emulators;
 import datalake.emulators.DatalakeStack;
+import datalake.emulators.Emulators;
+import datalake.lambda.JsonLog;
 import datalake.lambda.SdkClientFactory;
 import datalake.records.Metadata;
 import java.io.IOException;
@@ -17,7 +18,6 @@ import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -143,8 +143,7 @@ public final class QueryBenchmark {
     /** Walks every page of a 30-day time query and of a work-id query over the pagination files. */
     private static void paginate(DynamoDbClient dynamoDb, DatalakeStack names, int files, int runs, String mode) {
         QueryConfig config = QueryConfig.of(names.recordsTable(), names.bucket());
-        QueryApi api = new QueryApi(config, new DynamoRecordsTable(dynamoDb, names.recordsTable()), null, new NoFiles(),
-                Clock.systemUTC());
+        QueryApi api = api(config, dynamoDb).build();
         Map<String, String> queries = new LinkedHashMap<>();
         queries.put("time", "what=page&start=" + T0 + "&end=" + (T0 + BUCKETS * DAY - 1));
         queries.put("work_id", "what=page&work_id=" + PAGE_WORK_ID);
@@ -200,11 +199,9 @@ public final class QueryBenchmark {
 
     private static void run(String title, DynamoDbClient dynamoDb, DatalakeStack names, int iterations, String mode) {
         QueryConfig config = QueryConfig.of(names.recordsTable(), names.bucket());
-        DynamoRecordsTable table = new DynamoRecordsTable(dynamoDb, names.recordsTable());
-        QueryApi api = new QueryApi(config, table, null, new NoFiles(), Clock.systemUTC());
+        QueryApi api = api(config, dynamoDb).build();
         // For reference only: the same code reading one bucket after another (waves of one bucket).
-        QueryApi sequential = new QueryApi(config, table, null, new NoFiles(), Clock.systemUTC(),
-                new TimeQueryPager.Limits(100, 1, 256, 101, 10));
+        QueryApi sequential = api(config, dynamoDb).limits(new TimeQueryPager.Limits(100, 1, 256, 101, 10)).build();
         // 1 day: the bucket of day 10. 30 days: the buckets of days 0 to 29.
         String oneDay = "what=syslog&start=" + (T0 + 10 * DAY) + "&end=" + (T0 + 11 * DAY - 1);
         String thirtyDays = "what=syslog&start=" + T0 + "&end=" + (T0 + 30 * DAY - 1);
@@ -270,6 +267,13 @@ public final class QueryBenchmark {
         FIGURES.put("query_30d_over_1d_floor_" + mode, withOurs / oneMedian);
         System.out.printf(Locale.ROOT, "  (reference: the 30-day query reading its buckets one after another: median %.2f ms)%n",
                 median(oneByOne));
+    }
+
+    /** The API as the function builds it on this client, reading no files (its log on standard output, as deployed). */
+    private static QueryApi.Builder api(QueryConfig config, DynamoDbClient dynamoDb) {
+        UnreadableItems unreadable = new UnreadableItems(JsonLog.toStandardOutput(QueryApi.LOGGER), config.functionName());
+        return QueryApi.builder().config(config).records(new DynamoRecordsTable(dynamoDb, config.recordsTable(), unreadable))
+                .files(new NoFiles());
     }
 
     /** The latency a mode adds to every call: "raw" none, "latency5ms" 5 ms. */
