@@ -228,8 +228,7 @@ public final class DatalakeStack {
 
         /** Another parameter's value, as {@code sam deploy --parameter-overrides}. */
         public Builder parameter(String name, String value) {
-            stack.parameter(name, value);
-            return this;
+            return parameters(Map.of(name, value));
         }
 
         public Builder parameters(Map<String, String> values) {
@@ -270,7 +269,7 @@ public final class DatalakeStack {
 
         public DatalakeStack build() {
             if (prefix != null) {
-                stack.parameter("NamePrefix", prefix);
+                stack.parameters(Map.of("NamePrefix", prefix));
                 stack.stackName(prefix);
             }
             return new DatalakeStack(stack.build());

@@ -42,20 +42,7 @@ public record IngesterConfig(
 
     /** Reads the configuration; a {@code ConfigurationException} names the first bad variable. */
     public static IngesterConfig from(Environment env) {
-        String function = env.get(EnvironmentVariable.FUNCTION_NAME);
-        String storageBucket = env.bucket(EnvironmentVariable.STORAGE_URL);
-        return new IngesterConfig(
-                env.require(EnvironmentVariable.DYNAMODB_TABLE),
-                env.get(EnvironmentVariable.LATEST_TABLE),
-                env.topicArn(EnvironmentVariable.REPORT_TOPIC_ARN),
-                requiredUrl(env, EnvironmentVariable.DLQ_URL),
-                storageBucket == null ? null : "s3://" + storageBucket,
-                env.positive(EnvironmentVariable.MAX_BUCKET_SPAN, TimeBuckets.DEFAULT_MAX_SPAN),
-                env.positiveOrOff(EnvironmentVariable.RETENTION_DAYS),
-                env.region(),
-                env.s3PathStyle(),
-                function == null ? DEFAULT_FUNCTION_NAME : function,
-                env.positiveOrOff(EnvironmentVariable.MAX_RECEIVE_COUNT));
+        return read(env, true, DEFAULT_FUNCTION_NAME);
     }
 
     /**
@@ -63,20 +50,24 @@ public record IngesterConfig(
      * dead-letter queue, a report topic or a maxReceiveCount.
      */
     public static IngesterConfig forBackfill(Environment env) {
+        return read(env, false, BackfillHandler.DEFAULT_FUNCTION_NAME);
+    }
+
+    private static IngesterConfig read(Environment env, boolean fromQueue, String defaultFunctionName) {
         String function = env.get(EnvironmentVariable.FUNCTION_NAME);
         String storageBucket = env.bucket(EnvironmentVariable.STORAGE_URL);
         return new IngesterConfig(
                 env.require(EnvironmentVariable.DYNAMODB_TABLE),
                 env.get(EnvironmentVariable.LATEST_TABLE),
-                null,
-                null,
+                fromQueue ? env.topicArn(EnvironmentVariable.REPORT_TOPIC_ARN) : null,
+                fromQueue ? requiredUrl(env, EnvironmentVariable.DLQ_URL) : null,
                 storageBucket == null ? null : "s3://" + storageBucket,
                 env.positive(EnvironmentVariable.MAX_BUCKET_SPAN, TimeBuckets.DEFAULT_MAX_SPAN),
                 env.positiveOrOff(EnvironmentVariable.RETENTION_DAYS),
                 env.region(),
                 env.s3PathStyle(),
-                function == null ? BackfillHandler.DEFAULT_FUNCTION_NAME : function,
-                null);
+                function == null ? defaultFunctionName : function,
+                fromQueue ? env.positiveOrOff(EnvironmentVariable.MAX_RECEIVE_COUNT) : null);
     }
 
     /** {@link #from(Environment)} on a map of the same variables (the runner's, a test's). */

@@ -227,12 +227,7 @@ public final class TemplateStack {
             return this;
         }
 
-        /** A parameter's value, as {@code sam deploy --parameter-overrides Name=Value}. */
-        public Builder parameter(String name, String value) {
-            parameters.put(name, value);
-            return this;
-        }
-
+        /** Parameters' values, as {@code sam deploy --parameter-overrides Name=Value ...}. */
         public Builder parameters(Map<String, String> values) {
             parameters.putAll(values);
             return this;
