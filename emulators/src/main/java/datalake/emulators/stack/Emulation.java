@@ -105,7 +105,8 @@ public final class Emulation {
                 Set.of("ApiId", "JwtConfiguration", "AuthorizerType"),
                 Map.of("IdentitySource", "JWTs are not verified locally (no issuer to ask)",
                         "Name", "nothing to emulate"));
-        notEmulated("AWS::ApiGatewayV2::Stage", "its throttling and access logs are not emulated");
+        notEmulated("AWS::ApiGatewayV2::Stage", "its access logs and rate throttling are not emulated; the local API"
+                + " answers 429, as the stage throttles, only when more requests wait than it holds");
         notEmulated("AWS::KMS::Key", "no KMS locally; deploy-checks' KeyPolicyTest proves that the key policy lets"
                 + " every principal that writes or reads an encrypted topic use the key");
         notEmulated("AWS::IAM::Role", "no IAM locally: each principal signs with keys of its own, and"
