@@ -8,6 +8,7 @@
 # Then checks template.yaml (scripts/check-template.sh).
 # Extra arguments go to Maven, e.g. `scripts/test.sh -pl common-records`.
 set -euo pipefail
+source "$(dirname "$0")/lib/help.sh" "$0" "$@"
 cd "$(dirname "$0")/.."
 
 source scripts/lib/java.sh
