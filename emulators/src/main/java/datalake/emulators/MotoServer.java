@@ -146,7 +146,8 @@ public final class MotoServer implements AutoCloseable {
                 if (in == null) {
                     throw new EmulatorStartException("moto_server.py is not on the classpath; build emulators with Maven.");
                 }
-                Path file = Files.createTempFile("datalake-moto-server", ".py");
+                // "moto_server" in its name: the benchmarks find moto's process by it (BenchStack).
+                Path file = Files.createTempFile("datalake-moto_server-", ".py");
                 file.toFile().deleteOnExit();
                 Files.write(file, in.readAllBytes());
                 launcher = file;
