@@ -118,6 +118,11 @@ public final class Emulation {
         notEmulated("AWS::CloudWatch::Alarm", "no CloudWatch: alarms never fire locally; the metrics they read are"
                 + " the functions' log lines, which tests check");
         notEmulated("AWS::CloudWatch::Dashboard", "no CloudWatch");
+        notEmulated("AWS::ApplicationAutoScaling::ScalableTarget", "no auto scaling: with TableBillingMode"
+                + " PROVISIONED the tables and the GSI keep their minimum capacity, and DynamoDB Local never throttles;"
+                + " deploy-checks' BillingModeTest checks the targets");
+        notEmulated("AWS::ApplicationAutoScaling::ScalingPolicy", "as scalable targets: deploy-checks' BillingModeTest"
+                + " checks each policy's metric and target value");
     }
 
     private Emulation() {
