@@ -108,18 +108,13 @@ record BatchMessage(SQSMessage sqsMessage, int index, long started, List<ObjectO
         return new Report(messageId(), report, first == null ? null : first.what(), action());
     }
 
-    /** Its line in the function's log: identifiers only (what, where and id), never other metadata. */
+    /**
+     * Its own line in the function's log, written for a message that did not succeed (a batch of successes
+     * logs one line, {@link Telemetry#batch}): identifiers only (what, where and id), never other metadata.
+     */
     void log(Telemetry telemetry, String requestId) {
         Metadata first = firstMetadata();
         Report.Action action = action();
-        int records = 0;
-        int removed = 0;
-        for (ObjectOutcome object : objects) {
-            records += object.recordCount();
-            removed += object.object().source() == index ? object.removed() : 0;
-        }
-        int recordCount = records;
-        int recordsRemoved = removed;
         telemetry.message(outcome, g -> {
             JsonLog.field(g, "requestId", requestId);
             JsonLog.field(g, "messageId", messageId());
@@ -129,15 +124,35 @@ record BatchMessage(SQSMessage sqsMessage, int index, long started, List<ObjectO
             JsonLog.field(g, "where", first == null ? null : first.where());
             JsonLog.field(g, "id", first == null ? null : first.id());
             g.writeNumberField("files", objects.size());
-            g.writeNumberField("records", recordCount);
+            g.writeNumberField("records", recordCount());
             g.writeNumberField("records_written", recordsWritten());
-            g.writeNumberField("records_removed", recordsRemoved);
+            g.writeNumberField("records_removed", recordsRemoved());
             if (outcome != null) {
                 g.writeStringField("error_kind", outcome.kind().label());
                 g.writeStringField("error_message", outcome.message());
             }
             g.writeNumberField("duration_ms", finished() - started);
         });
+    }
+
+    /** The records of the files it reports. */
+    int recordCount() {
+        int records = 0;
+        for (ObjectOutcome object : objects) {
+            records += object.recordCount();
+        }
+        return records;
+    }
+
+    /** The records removed on its behalf (as {@link #recordsWritten}, by the message that owns the object). */
+    int recordsRemoved() {
+        int removed = 0;
+        for (ObjectOutcome object : objects) {
+            if (object.object().source() == index) {
+                removed += object.removed();
+            }
+        }
+        return removed;
     }
 
     /** The records written on its behalf (a duplicate's go to the message of the event that owns the object). */
