@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>Two different objects whose records share keys (a copy keeps the metadata id) are ordered
  *       by LastModified, then by their places in the batch: the later one's record is written, and the earlier
  *       one's message still reports success with its own records, which a one-by-one run would have
- *       written and then overwritten. Its log line counts them in {@code records}, not in
+ *       written and then overwritten. The batch's log line counts them in {@code records}, not in
  *       {@code records_written}.</li>
  * </ul>
  */
