@@ -6,6 +6,7 @@ import datalake.records.Metadata;
 import datalake.records.StatusReport;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToIntFunction;
 
 /**
  * One queue message of a batch and what became of it: the outcomes of the objects it names, and its
@@ -146,24 +147,23 @@ record BatchMessage(SQSMessage sqsMessage, int index, long started, List<ObjectO
 
     /** The records removed on its behalf (as {@link #recordsWritten}, by the message that owns the object). */
     int recordsRemoved() {
-        int removed = 0;
-        for (ObjectOutcome object : objects) {
-            if (object.object().source() == index) {
-                removed += object.removed();
-            }
-        }
-        return removed;
+        return ofOwnedObjects(ObjectOutcome::removed);
     }
 
     /** The records written on its behalf (a duplicate's go to the message of the event that owns the object). */
     int recordsWritten() {
-        int written = 0;
+        return ofOwnedObjects(ObjectOutcome::written);
+    }
+
+    /** The sum of a count over the objects whose winning event is this message's. */
+    private int ofOwnedObjects(ToIntFunction<ObjectOutcome> count) {
+        int sum = 0;
         for (ObjectOutcome object : objects) {
             if (object.object().source() == index) {
-                written += object.written();
+                sum += count.applyAsInt(object);
             }
         }
-        return written;
+        return sum;
     }
 
     private Metadata firstMetadata() {

@@ -10,8 +10,8 @@ import java.util.Map;
  * Settles the messages of a handled batch (docs/DESIGN.md, "Failure policy"): the permanent failures, and
  * the transient ones on their last receive, go to the DLQ with their reason; every settled message is
  * reported; each message that did not succeed gets its own log line, the batch one line and its metrics;
- * and SQS gets back the messages it must deliver again. A message that cannot be dead-lettered stays in SQS (never lost); a report that cannot
- * be published changes nothing else.
+ * and SQS gets back the messages it must deliver again. A message that cannot be dead-lettered stays in
+ * SQS (never lost); a report that cannot be published changes nothing else.
  */
 final class Settlement {
     private final ReportPublisher reports;
