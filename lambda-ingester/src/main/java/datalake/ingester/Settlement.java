@@ -31,8 +31,9 @@ final class Settlement {
     }
 
     /**
+     * Settles a handled batch and returns the messages SQS must deliver again.
+     *
      * @param laps the batch's phases so far (parse, objects): settling adds its own, and the summary logged
-     * @return the messages SQS must deliver again
      */
     SQSBatchResponse settle(List<BatchMessage> handled, String requestId, Laps laps) {
         List<BatchMessage> messages = new ArrayList<>(handled.size());
