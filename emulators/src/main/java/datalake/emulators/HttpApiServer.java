@@ -234,7 +234,7 @@ public final class HttpApiServer implements AutoCloseable {
     }
 
     private void accept() {
-        AtomicInteger count = new AtomicInteger();
+        int count = 0;
         while (!isClosed()) {
             Socket client;
             try {
@@ -251,7 +251,7 @@ public final class HttpApiServer implements AutoCloseable {
                 continue;
             }
             connections.add(client);
-            Thread.ofVirtual().name("http-api-connection-" + count.incrementAndGet()).start(() -> serve(client));
+            Thread.ofVirtual().name("http-api-connection-" + ++count).start(() -> serve(client));
         }
     }
 

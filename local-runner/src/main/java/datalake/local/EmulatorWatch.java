@@ -3,6 +3,7 @@ package datalake.local;
 import datalake.emulators.DynamoDbLocal;
 import datalake.emulators.MotoServer;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.Optional;
@@ -42,7 +43,7 @@ final class EmulatorWatch {
 
     private static boolean answers(int port) {
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
+            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1_000);
             return true;
         } catch (IOException e) {
             return false;

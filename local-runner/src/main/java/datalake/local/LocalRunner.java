@@ -30,6 +30,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +38,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
@@ -63,6 +65,7 @@ public final class LocalRunner implements AutoCloseable {
     private HttpApiServer api;
     private SqsLambdaPoller poller;
     private ScheduledExecutorService watcher;
+    private final List<ScheduledFuture<?>> watches = new ArrayList<>();
 
     LocalRunner(RunnerOptions options) {
         this.options = options;
@@ -179,12 +182,23 @@ public final class LocalRunner implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        watcher.scheduleWithFixedDelay(() -> emulators.check().ifPresent(gone -> {
+        watches.add(watcher.scheduleWithFixedDelay(continuing(() -> emulators.check().ifPresent(gone -> {
             System.err.println("error: " + gone + "; the local pipeline cannot go on without it, so it stops.");
             System.exit(EMULATOR_GONE);
-        }), 1, 1, TimeUnit.SECONDS);
-        watcher.scheduleAtFixedRate(() -> summary.next(SUMMARY_SECONDS).ifPresent(LocalRunner::progress),
-                SUMMARY_SECONDS, SUMMARY_SECONDS, TimeUnit.SECONDS);
+        })), 1, 1, TimeUnit.SECONDS));
+        watches.add(watcher.scheduleAtFixedRate(continuing(() -> summary.next(SUMMARY_SECONDS)
+                .ifPresent(LocalRunner::progress)), SUMMARY_SECONDS, SUMMARY_SECONDS, TimeUnit.SECONDS));
+    }
+
+    /** A periodic task that a fault does not end (a scheduled task that throws never runs again). */
+    private static Runnable continuing(Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                System.err.println("local: the watch failed once: " + e);
+            }
+        };
     }
 
     private static long ingestQueueDepth(SqsClient sqs, String queueUrl) {
@@ -277,6 +291,7 @@ public final class LocalRunner implements AutoCloseable {
     public synchronized void close() {
         if (watcher != null) {
             // Not awaited: the watcher itself may be what is exiting the JVM.
+            watches.forEach(watch -> watch.cancel(false));
             watcher.shutdownNow();
         }
         if (poller != null) {
