@@ -1,19 +1,25 @@
 package datalake.emulators;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import java.net.Socket;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
-/** A request as API Gateway's HTTP API hands it to a function (payload format 2.0). */
+/**
+ * API Gateway's HTTP API payload format 2.0 on the local API: a request as it hands it to a function, and
+ * a function's response (or API Gateway's own) as it writes it back.
+ */
 final class HttpApiEvents {
     private static final DateTimeFormatter REQUEST_TIME =
             DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ROOT);
@@ -80,5 +86,45 @@ final class HttpApiEvents {
         } catch (IllegalArgumentException malformed) {
             return s;
         }
+    }
+
+    /** A response with API Gateway's own JSON body, as it answers what it refuses itself. */
+    static APIGatewayV2HTTPResponse json(int status, String body) {
+        return APIGatewayV2HTTPResponse.builder().withStatusCode(status)
+                .withHeaders(new LinkedHashMap<>(Map.of("content-type", "application/json")))
+                .withBody(body).build();
+    }
+
+    /** A static file's response: never cached (the page changes with the code), never sniffed, nothing from elsewhere. */
+    static APIGatewayV2HTTPResponse page(StaticFile file) {
+        return APIGatewayV2HTTPResponse.builder().withStatusCode(200)
+                .withHeaders(Map.of("content-type", file.contentType(), "cache-control", "no-cache",
+                        "x-content-type-options", "nosniff",
+                        "content-security-policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"))
+                .withBody(Base64.getEncoder().encodeToString(file.body()))
+                .withIsBase64Encoded(true).build();
+    }
+
+    /** The response's headers, multi-value headers and cookies, in that order, as the wire carries them. */
+    static List<Map.Entry<String, String>> headers(APIGatewayV2HTTPResponse response) {
+        List<Map.Entry<String, String>> headers = new ArrayList<>();
+        if (response.getHeaders() != null) {
+            response.getHeaders().forEach((name, value) -> headers.add(Map.entry(name, value)));
+        }
+        if (response.getMultiValueHeaders() != null) {
+            response.getMultiValueHeaders().forEach((name, values) -> values.forEach(v -> headers.add(Map.entry(name, v))));
+        }
+        if (response.getCookies() != null) {
+            response.getCookies().forEach(cookie -> headers.add(Map.entry("set-cookie", cookie)));
+        }
+        return headers;
+    }
+
+    static byte[] body(APIGatewayV2HTTPResponse response) {
+        String text = response.getBody();
+        if (text == null) {
+            return new byte[0];
+        }
+        return response.getIsBase64Encoded() ? Base64.getDecoder().decode(text) : text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -17,8 +17,6 @@ import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -32,7 +30,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Serves an API Gateway HTTP API handler (payload format 2.0) over plain HTTP/1.1 ({@link HttpWire}):
@@ -69,7 +66,7 @@ public final class HttpApiServer implements AutoCloseable {
     private final SigV4Verifier verifier;
     private final Map<String, StaticFile> staticFiles;
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
-    private final Traffic traffic = new Traffic();
+    private final ApiTraffic traffic = new ApiTraffic();
     private final Object stopped = new Object();
     private boolean closed;
 
@@ -292,7 +289,7 @@ public final class HttpApiServer implements AutoCloseable {
                 APIGatewayV2HTTPResponse response = respond(request.get(), client);
                 int status = response.getStatusCode() == 0 ? 200 : response.getStatusCode();
                 traffic.count(status);
-                HttpWire.write(out, status, headers(response), body(response),
+                HttpWire.write(out, status, HttpApiEvents.headers(response), HttpApiEvents.body(response),
                         request.get().method().equalsIgnoreCase("HEAD"), !keepAlive);
                 if (!keepAlive) {
                     return;
@@ -311,7 +308,7 @@ public final class HttpApiServer implements AutoCloseable {
         String method = request.method().toUpperCase(Locale.ROOT);
         StaticFile file = method.equals("GET") || method.equals("HEAD") ? staticFiles.get(request.rawPath()) : null;
         if (file != null) {
-            return page(file);
+            return HttpApiEvents.page(file);
         }
         if (verifier != null) {
             Optional<String> refusal = verifier.refusal(method, request.rawPath(), request.rawQuery(), request.headers(),
@@ -319,7 +316,7 @@ public final class HttpApiServer implements AutoCloseable {
             if (refusal.isPresent()) {
                 // API Gateway says no more than this; the reason is for whoever runs the server.
                 System.err.println("http-api: 403 for " + method + " " + request.rawPath() + ": " + refusal.get());
-                return json(403, "{\"message\":\"Forbidden\"}");
+                return HttpApiEvents.json(403, "{\"message\":\"Forbidden\"}");
             }
         }
         APIGatewayV2HTTPEvent event = HttpApiEvents.toEvent(request, client);
@@ -328,7 +325,7 @@ public final class HttpApiServer implements AutoCloseable {
             answer = executor.submit(() -> handler.handleRequest(event,
                     new LocalLambdaContext("datalake-query", QUERY_TIMEOUT, 512)));
         } catch (RejectedExecutionException full) {
-            APIGatewayV2HTTPResponse throttled = json(429, "{\"message\":\"Too Many Requests\"}");
+            APIGatewayV2HTTPResponse throttled = HttpApiEvents.json(429, "{\"message\":\"Too Many Requests\"}");
             throttled.getHeaders().put("retry-after", RETRY_AFTER_SECONDS);
             return throttled;
         }
@@ -337,49 +334,11 @@ public final class HttpApiServer implements AutoCloseable {
         } catch (ExecutionException e) {
             // What API Gateway answers when the function fails.
             System.err.println("http-api: the handler failed: " + e.getCause());
-            return json(500, "{\"message\":\"Internal Server Error\"}");
+            return HttpApiEvents.json(500, "{\"message\":\"Internal Server Error\"}");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return json(503, "{\"message\":\"Service Unavailable\"}");
+            return HttpApiEvents.json(503, "{\"message\":\"Service Unavailable\"}");
         }
-    }
-
-    private static APIGatewayV2HTTPResponse json(int status, String body) {
-        return APIGatewayV2HTTPResponse.builder().withStatusCode(status)
-                .withHeaders(new java.util.LinkedHashMap<>(Map.of("content-type", "application/json")))
-                .withBody(body).build();
-    }
-
-    /** A static file's response: never cached (the page changes with the code), never sniffed, nothing from elsewhere. */
-    private static APIGatewayV2HTTPResponse page(StaticFile file) {
-        return APIGatewayV2HTTPResponse.builder().withStatusCode(200)
-                .withHeaders(Map.of("content-type", file.contentType(), "cache-control", "no-cache",
-                        "x-content-type-options", "nosniff",
-                        "content-security-policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"))
-                .withBody(Base64.getEncoder().encodeToString(file.body()))
-                .withIsBase64Encoded(true).build();
-    }
-
-    private static List<Map.Entry<String, String>> headers(APIGatewayV2HTTPResponse response) {
-        List<Map.Entry<String, String>> headers = new ArrayList<>();
-        if (response.getHeaders() != null) {
-            response.getHeaders().forEach((name, value) -> headers.add(Map.entry(name, value)));
-        }
-        if (response.getMultiValueHeaders() != null) {
-            response.getMultiValueHeaders().forEach((name, values) -> values.forEach(v -> headers.add(Map.entry(name, v))));
-        }
-        if (response.getCookies() != null) {
-            response.getCookies().forEach(cookie -> headers.add(Map.entry("set-cookie", cookie)));
-        }
-        return headers;
-    }
-
-    private static byte[] body(APIGatewayV2HTTPResponse response) {
-        String text = response.getBody();
-        if (text == null) {
-            return new byte[0];
-        }
-        return response.getIsBase64Encoded() ? Base64.getDecoder().decode(text) : text.getBytes(StandardCharsets.UTF_8);
     }
 
     private static void closeQuietly(java.io.Closeable closeable) {
@@ -387,35 +346,6 @@ public final class HttpApiServer implements AutoCloseable {
             closeable.close();
         } catch (IOException e) {
             // closing anyway
-        }
-    }
-
-    /** Counts of answered requests by outcome. */
-    private static final class Traffic {
-        private final LongAdder requests = new LongAdder();
-        private final LongAdder clientErrors = new LongAdder();
-        private final LongAdder serverErrors = new LongAdder();
-        private final LongAdder throttled = new LongAdder();
-
-        void count(int status) {
-            requests.increment();
-            if (status == 429) {
-                throttled.increment();
-            } else if (status >= 500) {
-                serverErrors.increment();
-            } else if (status >= 400) {
-                clientErrors.increment();
-            }
-        }
-
-        /** A connection answered 503 at once: throttled as much as a 429. */
-        void refused() {
-            requests.increment();
-            throttled.increment();
-        }
-
-        Counts counts() {
-            return new Counts(requests.sum(), clientErrors.sum(), serverErrors.sum(), throttled.sum());
         }
     }
 }

@@ -16,13 +16,12 @@ import datalake.ingester.Ingester;
 import datalake.ingester.IngesterClients;
 import datalake.ingester.IngesterConfig;
 import datalake.ingester.IngesterHandler;
-import datalake.lambda.EnvironmentVariable;
 import datalake.ingester.Telemetry;
+import datalake.lambda.EnvironmentVariable;
 import datalake.query.QueryApi;
 import datalake.query.QueryClients;
 import datalake.query.QueryConfig;
 import datalake.query.QueryHandler;
-import datalake.records.Times;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -30,11 +29,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -160,11 +159,11 @@ public final class LocalRunner implements AutoCloseable {
                 }
             }
             Files.delete(scratch);
-            waitUntilQueryable(examples(apiUrl, now), pushed.size(), signer);
+            waitUntilQueryable(StartupMessage.examples(apiUrl, now), pushed.size(), signer);
         } else {
             progress("[6/6] no demo dataset (--no-demo)");
         }
-        printSummary(apiUrl, motoUrl, stack, now);
+        new StartupMessage(options, apiUrl, motoUrl, dynamoDb.endpoint(), stack, log.file(), now).print(System.out);
         watch(stack);
     }
 
@@ -209,18 +208,6 @@ public final class LocalRunner implements AutoCloseable {
         }
     }
 
-    private static final long DAY = 86_400_000L;
-
-    /** The example queries the summary prints; each returns demo data once it is indexed. */
-    static List<String> examples(String apiUrl, long now) {
-        long today = Math.floorDiv(now, DAY) * DAY;
-        return List.of(
-                apiUrl + "/v0/archive/files/?what=syslog&where=webserver01&start=" + Times.toIso(today - DAY)
-                        + "&end=" + Times.toIso(today + DAY),
-                apiUrl + "/v0/archive/files/?what=job-output&work_id=" + DemoData.WORK_ID,
-                apiUrl + "/v0/archive/latest/syslog/webserver02");
-    }
-
     /** Polls the example queries until they return the demo files, so what is printed works. */
     private static void waitUntilQueryable(List<String> queries, int files, LocalSigner signer)
             throws IOException, InterruptedException {
@@ -238,53 +225,6 @@ public final class LocalRunner implements AutoCloseable {
         progress(answered == queries.size()
                 ? "      " + files + " demo files pushed, indexed and queryable"
                 : "      warning: the demo files are not all queryable after 60 s; see the ingester's log lines");
-    }
-
-    private void printSummary(String apiUrl, URI motoUrl, DatalakeStack stack, long now) {
-        boolean iam = options.auth() == RunnerOptions.Auth.IAM;
-        String credentials = "AWS_ACCESS_KEY_ID=" + Emulators.ACCESS_KEY_ID + " AWS_SECRET_ACCESS_KEY="
-                + Emulators.SECRET_ACCESS_KEY;
-        System.out.println();
-        System.out.println("datalake is running locally. Ctrl-C stops everything.");
-        System.out.println("  explorer page  " + apiUrl + "/" + (iam ? " (its API calls must be signed: see below)" : ""));
-        System.out.println("  query API      " + apiUrl + "/v0/archive/" + (iam
-                ? " (SigV4 only: execute-api, " + stack.region() + ", " + credentials + ")" : ""));
-        System.out.println("  S3/SQS/SNS     " + motoUrl + " (moto; bucket " + stack.bucket() + ")");
-        System.out.println("  DynamoDB       " + dynamoDb.endpoint() + " (tables " + stack.recordsTable() + ", "
-                + stack.latestTable() + ")");
-        System.out.println("  ingest queue   " + stack.ingestQueueUrl() + " (DLQ " + stack.deadLetterQueueUrl() + ")");
-        System.out.println("  reports        " + stack.reportTopicArn() + " (nothing subscribed locally)");
-        System.out.println("  function logs  " + log.file() + " (here: a summary every " + SUMMARY_SECONDS
-                + " s, and the faults)");
-        System.out.println();
-        System.out.println("Try:");
-        String curl = iam
-                ? "curl --aws-sigv4 'aws:amz:" + stack.region() + ":execute-api' --user " + Emulators.ACCESS_KEY_ID + ":"
-                        + Emulators.SECRET_ACCESS_KEY + " '"
-                : "curl '";
-        for (String example : examples(apiUrl, now)) {
-            System.out.println("  " + curl + example + "'");
-        }
-        if (iam) {
-            System.out.println();
-            System.out.println("The explorer page, its calls signed (from another terminal; then open http://127.0.0.1:8001/):");
-            System.out.println("  AWS_REGION=" + stack.region() + " " + credentials
-                    + " scripts/explore.sh --api " + apiUrl);
-        }
-        System.out.println();
-        System.out.println("Push your own files (from another terminal; a directory or several files at once):");
-        System.out.println("  " + pushEnvironment(motoUrl) + "scripts/push.sh --what syslog --where myhost /etc/hosts");
-        System.out.println();
-        System.out.println(READY + " api=" + apiUrl + " s3=" + motoUrl + " bucket=" + stack.bucket()
-                + " auth=" + options.auth().name().toLowerCase(java.util.Locale.ROOT));
-        System.out.flush();
-    }
-
-    /** The variables scripts/push.sh needs to find this runner, when it does not run with the defaults. */
-    private String pushEnvironment(URI motoUrl) {
-        String prefix = options.parameters().getOrDefault("NamePrefix", "datalake");
-        return (motoUrl.getPort() == 5000 ? "" : "DATALAKE_LOCAL_MOTO_PORT=" + motoUrl.getPort() + " ")
-                + (prefix.equals("datalake") ? "" : "DATALAKE_LOCAL_PREFIX=" + prefix + " ");
     }
 
     @Override
