@@ -129,6 +129,22 @@ class LocalRunnerIT {
     }
 
     @Test
+    void aMalformedPercentEscapeIsAnsweredByTheQueryApisJson() throws Exception {
+        // The JDK's server answered "400 text/html URISyntaxException thrown" before the query API saw it.
+        URI api = URI.create(runner.api);
+        String answer;
+        try (java.net.Socket socket = new java.net.Socket(api.getHost(), api.getPort())) {
+            socket.getOutputStream().write(("GET /v0/archive/files/?what=syslog&start=%zz&end=2 HTTP/1.1\r\nHost: "
+                    + api.getAuthority() + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+
+        assertTrue(answer.startsWith("HTTP/1.1 400 "), answer);
+        assertTrue(answer.contains("content-type: application/json"), answer);
+        assertTrue(answer.contains("{\"code\":\"InvalidTime\","), answer);
+    }
+
+    @Test
     void theExplorerPageIsServedAtTheRoot() throws Exception {
         HttpResponse<String> page = send(runner.api + "/");
         HttpResponse<String> script = send(runner.api + "/explorer.js");
