@@ -19,9 +19,11 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -61,23 +63,53 @@ final class Reconcile {
     record Finding(Drift drift, String url, String detail) {
     }
 
+    /** A finding whose repair failed, and why. */
+    record Unfixed(Finding finding, String reason) {
+    }
+
+    /** Objects with invalid datalake metadata the output names (the rest are counted). */
+    static final int KEPT_INVALID = 100;
+
     /**
      * @param objects    objects listed under the prefix
-     * @param invalid    objects whose datalake metadata is invalid (never indexed: the DLQ has them; not drift)
-     * @param fixed      findings repaired (with fix)
+     * @param invalid    objects whose datalake metadata is invalid: never indexed, so not drift
+     * @param invalidObjects the first {@value #KEPT_INVALID} of them, each {@code url: reason}
+     * @param fixed      whether the findings were repaired ({@code --fix})
      * @param unfixed    findings whose repair failed, with why
      */
-    record Result(List<Finding> findings, long objects, long invalid, int fixed, List<String> unfixed,
-            Duration elapsed) {
-        long count(Drift drift) {
+    record Result(List<Finding> findings, long objects, long invalid, List<String> invalidObjects, boolean fixed,
+            List<Unfixed> unfixed, Duration elapsed) {
+        static long count(List<Finding> findings, Drift drift) {
             return findings.stream().filter(f -> f.drift() == drift).count();
         }
 
-        /** The last line: the drift counts, for a scheduled job to alert on. */
+        /** Findings repaired. */
+        int repaired() {
+            return fixed ? findings.size() - unfixed.size() : 0;
+        }
+
+        /** The drift after the run: all of it, or after a fix what the repairs left (those that failed). */
+        List<Finding> left() {
+            return fixed ? unfixed.stream().map(Unfixed::finding).toList() : findings;
+        }
+
+        /** The drift found, as counts. */
+        String foundLine() {
+            return counts(findings);
+        }
+
+        /**
+         * The last line: the drift counts after the run (after a fix, computed from the repairs: a finding
+         * whose repair failed is still drift), for a scheduled job to alert on.
+         */
         String countsLine() {
+            return counts(left());
+        }
+
+        private static String counts(List<Finding> findings) {
             StringBuilder line = new StringBuilder();
             for (Drift drift : Drift.values()) {
-                line.append(line.isEmpty() ? "" : " ").append(drift.label).append('=').append(count(drift));
+                line.append(line.isEmpty() ? "" : " ").append(drift.label).append('=').append(count(findings, drift));
             }
             return line.toString();
         }
@@ -126,6 +158,7 @@ final class Reconcile {
         phase = "checking the bucket";
         List<Finding> findings = Collections.synchronizedList(new ArrayList<>());
         long invalid = 0;
+        List<String> invalidObjects = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(concurrency, r -> {
             Thread thread = new Thread(r, "reconcile");
             thread.setDaemon(true);
@@ -150,6 +183,9 @@ final class Reconcile {
                     }
                     if (expected.invalid()) {
                         invalid++;
+                        if (invalidObjects.size() < KEPT_INVALID) {
+                            invalidObjects.add(expected.url() + ": " + expected.problem());
+                        }
                     }
                     compare(expected, records.remove(expected.url()), index.entries.get(expected.url()), findings);
                 }
@@ -174,20 +210,19 @@ final class Reconcile {
         }
         List<Finding> sorted = new ArrayList<>(findings);
         sorted.sort(Comparator.comparing(Finding::drift).thenComparing(Finding::url));
-        int fixed = 0;
-        List<String> unfixed = new ArrayList<>();
+        List<Unfixed> unfixed = new ArrayList<>();
         if (fix) {
             phase = "fixing";
             for (Finding finding : sorted) {
                 try {
                     repair.fix(finding, target, allRecords.get(finding.url()), index.latest);
-                    fixed++;
                 } catch (RuntimeException e) {
-                    unfixed.add(finding.url() + ": " + e.getMessage());
+                    unfixed.add(new Unfixed(finding, e.getMessage()));
                 }
             }
         }
-        return new Result(sorted, listed.get(), invalid, fixed, unfixed, Duration.ofMillis(clock.millis() - started));
+        return new Result(sorted, listed.get(), invalid, invalidObjects, fix, unfixed,
+                Duration.ofMillis(clock.millis() - started));
     }
 
     /** HEADs one object: the records its metadata makes, or none (and why); null when it is gone. */
@@ -240,31 +275,57 @@ final class Reconcile {
         }
     }
 
-    /** How the stored records differ from the expected ones (expiry aside: it follows the retention), or null. */
-    private static String difference(Map<RecordKey, Record> expected, IndexSnapshot.Stored stored) {
+    /**
+     * How the stored records differ from the expected ones (expiry aside: it follows the retention), or
+     * null: the fields that differ, each record compared with the object's record of its key (or, for a
+     * key the object does not make, with any of them: they differ only in their day bucket), and the
+     * number of records when that differs.
+     */
+    static String difference(Map<RecordKey, Record> expected, IndexSnapshot.Stored stored) {
         if (!stored.unreadable().isEmpty()) {
             return stored.unreadable().size() + " record(s) this code cannot read";
         }
-        Map<RecordKey, Record> actual = new HashMap<>();
-        stored.records().forEach(r -> actual.put(RecordKey.of(r), r));
-        if (!actual.keySet().equals(expected.keySet())) {
-            Record some = stored.records().get(0);
-            Record wanted = expected.values().iterator().next();
-            return "index: id " + some.metadata().id() + " in " + actual.size() + " bucket(s); object: id "
-                    + wanted.metadata().id() + " in " + expected.size() + " bucket(s)";
+        Record any = expected.values().iterator().next();
+        Map<String, String> fields = new LinkedHashMap<>();
+        Set<RecordKey> keys = new HashSet<>();
+        for (Record have : stored.records()) {
+            keys.add(RecordKey.of(have));
+            differingFields(have, expected.getOrDefault(RecordKey.of(have), any)).forEach(fields::putIfAbsent);
         }
-        for (Map.Entry<RecordKey, Record> entry : expected.entrySet()) {
-            Record want = entry.getValue();
-            Record have = actual.get(entry.getKey());
-            if (!have.metadata().equals(want.metadata())) {
-                return "the metadata of id " + want.metadata().id() + " differs";
-            }
-            if (have.createTime() != want.createTime() || have.size() != want.size()) {
-                return "index: size " + have.size() + ", create_time " + have.createTime() + "; object: size "
-                        + want.size() + ", create_time " + want.createTime();
-            }
+        boolean sameKeys = keys.equals(expected.keySet());
+        if (fields.isEmpty() && sameKeys) {
+            return null;
         }
-        return null;
+        String records = sameKeys ? "" : (fields.isEmpty() ? "" : "; ") + "records: index " + keys.size()
+                + ", object " + expected.size() + (keys.size() == expected.size() ? " (other day buckets)" : "");
+        return (fields.isEmpty() ? "" : "differs in " + String.join(", ", fields.values())) + records;
+    }
+
+    /**
+     * The fields in which an indexed record differs from the object's, by name, each with both values
+     * but for path, work_id and hash, which are named only (a scheduled job's log need not hold them).
+     */
+    static Map<String, String> differingFields(Record index, Record object) {
+        Metadata have = index.metadata();
+        Metadata want = object.metadata();
+        Map<String, String> fields = new LinkedHashMap<>();
+        compare(fields, "id", have.id(), want.id(), true);
+        compare(fields, "what", have.what(), want.what(), true);
+        compare(fields, "where", have.where(), want.where(), true);
+        compare(fields, "start", have.start(), want.start(), true);
+        compare(fields, "end", have.end(), want.end(), true);
+        compare(fields, "work_id", have.workId(), want.workId(), false);
+        compare(fields, "path", have.path(), want.path(), false);
+        compare(fields, "hash", have.hash(), want.hash(), false);
+        compare(fields, "size", index.size(), object.size(), true);
+        compare(fields, "create_time", index.createTime(), object.createTime(), true);
+        return fields;
+    }
+
+    private static void compare(Map<String, String> fields, String name, Object index, Object object, boolean values) {
+        if (!Objects.equals(index, object)) {
+            fields.put(name, values ? name + " (index " + index + ", object " + object + ")" : name);
+        }
     }
 
     private static <T> T get(Future<T> future) {
