@@ -52,12 +52,19 @@ final class PipelineHarness implements AutoCloseable {
 
     /** A stack with these parameters, its ingest queue's visibility timeout this many seconds. */
     PipelineHarness(Emulators aws, String hint, Map<String, String> parameters, int visibilityTimeoutSeconds) {
+        this(aws, hint, parameters, visibilityTimeoutSeconds, true);
+    }
+
+    /** The same, with a bucket that notifies nobody when {@code notifying} is false (the test sends the notifications). */
+    PipelineHarness(Emulators aws, String hint, Map<String, String> parameters, int visibilityTimeoutSeconds,
+            boolean notifying) {
         this.aws = aws;
-        this.stack = DatalakeStack.builder(aws).prefix(DatalakeStack.uniquePrefix(hint)).parameters(parameters)
+        DatalakeStack.Builder builder = DatalakeStack.builder(aws).prefix(DatalakeStack.uniquePrefix(hint))
+                .parameters(parameters)
                 .template(TemplateCopy.ofRepositoryTemplate()
                         .replace("VisibilityTimeout: 360", "VisibilityTimeout: " + visibilityTimeoutSeconds).write())
-                .unversionedBucket()
-                .build();
+                .unversionedBucket();
+        this.stack = (notifying ? builder : builder.bucketWithoutNotifications()).build();
         this.ingesterAws = stack.endpointsOf(DatalakeStack.INGESTER);
         this.reportQueueUrl = stack.subscribeReportQueue();
     }
