@@ -1,5 +1,6 @@
 package datalake.local;
 
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import datalake.emulators.AwsEndpoints;
@@ -12,6 +13,8 @@ import datalake.ingester.IngesterClients;
 import datalake.ingester.IngesterConfig;
 import datalake.ingester.IngesterHandler;
 import datalake.ingester.Telemetry;
+import datalake.query.QueryConfig;
+import datalake.query.QueryHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -153,6 +156,25 @@ final class PipelineHarness implements AutoCloseable {
             }
         }
         return records;
+    }
+
+    /** The query function's handler on this stack, signing as its role. */
+    QueryHandler queryHandler() {
+        AwsEndpoints role = stack.endpointsOf(DatalakeStack.QUERY);
+        return new QueryHandler(QueryConfig.fromEnvironment(stack.query().environment()), role.dynamoDb(), role.s3(),
+                Emulators.presignerFor(aws.motoEndpoint(), stack.credentialsOf(DatalakeStack.QUERY)));
+    }
+
+    /** A GET of the files route with this query, as API Gateway hands it to the query function. */
+    static APIGatewayV2HTTPEvent filesQuery(String rawQuery) {
+        APIGatewayV2HTTPEvent event = new APIGatewayV2HTTPEvent();
+        event.setRawPath("/v0/archive/files/");
+        event.setRawQueryString(rawQuery);
+        event.setHeaders(Map.of("host", "localhost"));
+        event.setRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder()
+                .withHttp(APIGatewayV2HTTPEvent.RequestContext.Http.builder().withMethod("GET").build())
+                .withStage("$default").build());
+        return event;
     }
 
     static JsonNode parse(String json) {

@@ -3,15 +3,12 @@ package datalake.local;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import datalake.emulators.DatalakeStack;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.emulators.SqsLambdaPoller;
-import datalake.query.QueryConfig;
 import datalake.query.QueryHandler;
 import java.io.IOException;
 import java.io.InputStream;
@@ -59,9 +56,7 @@ class PythonIngesterFixturesIT {
     void everySpecOfThePythonIngesterHasItsOutcomeAndEveryHashIsServedAsGiven() throws Exception {
         try (PipelineHarness p = new PipelineHarness(AWS, "py-fixtures", Map.of(), 5, false)) {
             SqsLambdaPoller poller = p.poller(p.handler(p.ingesterAws.s3(), p.ingesterAws.dynamoDb()));
-            QueryHandler query = new QueryHandler(QueryConfig.fromEnvironment(p.stack.query().environment()),
-                    p.stack.endpointsOf(DatalakeStack.QUERY).dynamoDb(), p.stack.endpointsOf(DatalakeStack.QUERY).s3(),
-                    Emulators.presignerFor(AWS.motoEndpoint(), p.stack.credentialsOf(DatalakeStack.QUERY)));
+            QueryHandler query = p.queryHandler();
             Map<String, String> outcomes = new TreeMap<>();
             int indexedFiles = 0;
             for (String name : SPECS) {
@@ -152,14 +147,7 @@ class PythonIngesterFixturesIT {
         long end = metadata.path("end").isNull() ? start : metadata.path("end").asLong();
         String rawQuery = "what=" + metadata.path("what").asText() + "&where=" + metadata.path("where").asText()
                 + "&start=" + start + "&end=" + (end + 1);
-        APIGatewayV2HTTPEvent event = new APIGatewayV2HTTPEvent();
-        event.setRawPath("/v0/archive/files/");
-        event.setRawQueryString(rawQuery);
-        event.setHeaders(Map.of("host", "localhost"));
-        event.setRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder()
-                .withHttp(APIGatewayV2HTTPEvent.RequestContext.Http.builder().withMethod("GET").build())
-                .withStage("$default").build());
-        APIGatewayV2HTTPResponse response = query.handleRequest(event, null);
+        APIGatewayV2HTTPResponse response = query.handleRequest(PipelineHarness.filesQuery(rawQuery), null);
         assertEquals(200, response.getStatusCode(), response.getBody());
         JsonNode found = null;
         for (JsonNode record : PipelineHarness.parse(response.getBody()).path("records")) {
