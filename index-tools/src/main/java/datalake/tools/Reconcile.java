@@ -19,11 +19,9 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -262,7 +260,7 @@ final class Reconcile {
                     + expected.records().size() + " record(s) expected)"));
             return;
         }
-        String difference = difference(expected.records(), stored);
+        String difference = RecordDifference.of(expected.records(), stored);
         if (difference != null) {
             findings.add(new Finding(Drift.DIFFERING, url, difference));
             return;
@@ -272,59 +270,6 @@ final class Reconcile {
                 || !new HashSet<>(entry.recordKeys()).equals(expected.records().keySet())) {
             findings.add(new Finding(Drift.UNTRACKED, url, entry == null ? "no per-object item"
                     : "its per-object item is out of date"));
-        }
-    }
-
-    /**
-     * How the stored records differ from the expected ones (expiry aside: it follows the retention), or
-     * null: the fields that differ, each record compared with the object's record of its key (or, for a
-     * key the object does not make, with any of them: they differ only in their day bucket), and the
-     * number of records when that differs.
-     */
-    static String difference(Map<RecordKey, Record> expected, IndexSnapshot.Stored stored) {
-        if (!stored.unreadable().isEmpty()) {
-            return stored.unreadable().size() + " record(s) this code cannot read";
-        }
-        Record any = expected.values().iterator().next();
-        Map<String, String> fields = new LinkedHashMap<>();
-        Set<RecordKey> keys = new HashSet<>();
-        for (Record have : stored.records()) {
-            keys.add(RecordKey.of(have));
-            differingFields(have, expected.getOrDefault(RecordKey.of(have), any)).forEach(fields::putIfAbsent);
-        }
-        boolean sameKeys = keys.equals(expected.keySet());
-        if (fields.isEmpty() && sameKeys) {
-            return null;
-        }
-        String records = sameKeys ? "" : (fields.isEmpty() ? "" : "; ") + "records: index " + keys.size()
-                + ", object " + expected.size() + (keys.size() == expected.size() ? " (other day buckets)" : "");
-        return (fields.isEmpty() ? "" : "differs in " + String.join(", ", fields.values())) + records;
-    }
-
-    /**
-     * The fields in which an indexed record differs from the object's, by name, each with both values
-     * but for path, work_id and hash, which are named only (a scheduled job's log need not hold them).
-     */
-    static Map<String, String> differingFields(Record index, Record object) {
-        Metadata have = index.metadata();
-        Metadata want = object.metadata();
-        Map<String, String> fields = new LinkedHashMap<>();
-        compare(fields, "id", have.id(), want.id(), true);
-        compare(fields, "what", have.what(), want.what(), true);
-        compare(fields, "where", have.where(), want.where(), true);
-        compare(fields, "start", have.start(), want.start(), true);
-        compare(fields, "end", have.end(), want.end(), true);
-        compare(fields, "work_id", have.workId(), want.workId(), false);
-        compare(fields, "path", have.path(), want.path(), false);
-        compare(fields, "hash", have.hash(), want.hash(), false);
-        compare(fields, "size", index.size(), object.size(), true);
-        compare(fields, "create_time", index.createTime(), object.createTime(), true);
-        return fields;
-    }
-
-    private static void compare(Map<String, String> fields, String name, Object index, Object object, boolean values) {
-        if (!Objects.equals(index, object)) {
-            fields.put(name, values ? name + " (index " + index + ", object " + object + ")" : name);
         }
     }
 

@@ -183,11 +183,11 @@ class ReconcileIT {
         Record have = new RecordFactory().records(object.withTimes(START, START + 1000L), "s3://bkt/a", 2_000L, 31L)
                 .get(0);
 
-        String detail = Reconcile.difference(Map.of(RecordKey.of(want), want),
+        String detail = RecordDifference.of(Map.of(RecordKey.of(want), want),
                 new IndexSnapshot.Stored(List.of(have), List.of()));
 
         assertEquals("differs in end (index " + (START + 1000L) + ", object null), size (index 31, object 30)", detail);
-        assertEquals(null, Reconcile.difference(Map.of(RecordKey.of(want), want),
+        assertEquals(null, RecordDifference.of(Map.of(RecordKey.of(want), want),
                 new IndexSnapshot.Stored(List.of(want), List.of())));
     }
 
