@@ -102,6 +102,15 @@ public final class ShardMap {
         return shards == 1 ? new TimeIndexKey(day, what) : new TimeIndexKey(day, what, shardOf(where, shards));
     }
 
+    /** The hash keys of one WHAT and WHERE from day {@code newestDay} back to {@code oldestDay}, newest first. */
+    public List<TimeIndexKey> timeIndexKeys(String what, String where, long newestDay, long oldestDay) {
+        List<TimeIndexKey> keys = new ArrayList<>((int) Math.max(0, newestDay - oldestDay + 1));
+        for (long day = newestDay; day >= oldestDay; day--) {
+            keys.add(timeIndexKey(day, what, where));
+        }
+        return keys;
+    }
+
     /**
      * This map with the WHAT written into {@code from.shards()} shards from {@code from.fromDay()} on: its
      * entries from that day on are replaced, and an entry that changes nothing is left out (so an unchanged
