@@ -127,8 +127,10 @@ class ShardsIT {
         // when a file of a sharded day is backfilled, then deleted behind the index's back
         h.put("logs/later.log", ToolsHarness.metadata("web-2", "later", START + 4 * TimeBuckets.DAY_MS));
         Tools later = h.newRun();
-        try (datalake.ingester.Ingester ingester = later.ingester()) {
-            backfill(ingester, target);
+        try {
+            backfill(later.ingester(), target);
+        } finally {
+            later.ingester().close(); // the operator's clients are the harness's: only the run's ingester closes
         }
         assertEquals(List.of(D0 + ":syslog", (D0 + 3) + ":syslog#3", (D0 + 4) + ":syslog#2"), keys());
         AWS.s3().deleteObject(r -> r.bucket(h.bucket).key("logs/later.log"));
@@ -148,11 +150,13 @@ class ShardsIT {
     /** A reconcile as a new run of the command (its own ingester and map). */
     private Set<String> findings(Target target, boolean fix) {
         Set<String> found = new TreeSet<>();
-        Tools run = h.newRun(); // the operator's clients are the harness's: only the run's ingester is closed
-        try (datalake.ingester.Ingester ingester = run.ingester()) {
+        Tools run = h.newRun();
+        try {
             Reconcile.Result result = ReconcileCommand.of(run, 8).run(target, fix);
             result.findings().forEach(f -> found.add(f.drift().label + " " + f.url()));
             assertEquals(List.of(), result.unfixed());
+        } finally {
+            run.ingester().close();
         }
         return found;
     }
