@@ -16,7 +16,8 @@ import datalake.records.Keys.WorkIdIndexKey;
  * @param expiresAt  epoch seconds after which DynamoDB TTL may delete the record, or null
  */
 @SuppressWarnings("AvoidCommonTypeNames") // the domain's name; java.lang.Record is never needed by simple name here
-public record Record(long bucket, int shard, String url, long createTime, long size, Metadata metadata, Long expiresAt) {
+public record Record(long bucket, int shard, String url, long createTime, long size, Metadata metadata,
+        Long expiresAt) {
     public static final int VERSION = 0;
 
     public Record {

@@ -40,9 +40,10 @@ public final class ShardMap {
         }
     }
 
-    private final TreeMap<String, List<Entry>> whats;
+    /** In name order (a TreeMap). */
+    private final Map<String, List<Entry>> whats;
 
-    private ShardMap(TreeMap<String, List<Entry>> whats) {
+    private ShardMap(Map<String, List<Entry>> whats) {
         this.whats = whats;
     }
 
@@ -51,7 +52,7 @@ public final class ShardMap {
      * day order ({@link IllegalArgumentException} otherwise).
      */
     public static ShardMap of(Map<String, List<Entry>> whats) {
-        TreeMap<String, List<Entry>> copy = new TreeMap<>();
+        Map<String, List<Entry>> copy = new TreeMap<>();
         whats.forEach((what, entries) -> {
             if (!MetadataRules.isSlug(what)) {
                 throw new IllegalArgumentException("a sharded WHAT is a slug (a-z, 0-9, - and _, at most "
@@ -127,7 +128,7 @@ public final class ShardMap {
         if (before != from.shards()) {
             entries.add(from);
         }
-        TreeMap<String, List<Entry>> copy = new TreeMap<>(whats);
+        Map<String, List<Entry>> copy = new TreeMap<>(whats);
         if (entries.isEmpty()) {
             copy.remove(what);
         } else {

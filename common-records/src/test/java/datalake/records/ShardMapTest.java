@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import datalake.records.Keys.TimeIndexKey;
 import datalake.records.ShardMap.Entry;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -38,7 +39,7 @@ class ShardMapTest {
             counts[ShardMap.shardOf("host-" + i, 4)]++;
         }
         for (int count : counts) {
-            assertTrue(count > 900 && count < 1100, "an even spread over 4 shards: " + java.util.Arrays.toString(counts));
+            assertTrue(count > 900 && count < 1100, "an even spread over 4 shards: " + Arrays.toString(counts));
         }
     }
 

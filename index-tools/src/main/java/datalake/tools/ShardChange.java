@@ -62,8 +62,9 @@ final class ShardChange {
         }
         LocalDate earliest = earliestDay();
         if (from.isBefore(earliest)) {
-            throw new IllegalArgumentException("--from must be " + earliest + " or later (the day after tomorrow, UTC):"
-                    + " the functions keep the map up to a minute, so a day that has begun, or tomorrow, cannot change.");
+            throw new IllegalArgumentException("--from must be " + earliest + " or later (the day after tomorrow,"
+                    + " UTC): the functions keep the map up to a minute, so a day that has begun, or tomorrow, cannot"
+                    + " change.");
         }
         ShardMap.Entry entry = new ShardMap.Entry(from.toEpochDay(), shards);
         ShardMapItem.Stored stored = table.read();

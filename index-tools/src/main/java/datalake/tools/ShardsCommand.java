@@ -93,7 +93,8 @@ public final class ShardsCommand {
             }
             ShardChange.Result result = change.set(words.get(1), from, shards);
             if (!result.changed()) {
-                out.println("unchanged: " + words.get(1) + " already has " + shards + " shard(s) from " + from + " on.");
+                out.println("unchanged: " + words.get(1) + " already has " + shards + " shard(s) from " + from
+                        + " on.");
             } else {
                 out.println("set: " + words.get(1) + " into " + shards + " shard(s) from " + from + " on (revision "
                         + result.revision() + ").");

@@ -12,7 +12,8 @@ import java.util.List;
  * The ingester's SnapStart priming: one batch (a raw S3 event, the same in an SNS envelope, and a
  * message that is not JSON) through the ingester the handler builds ({@link Ingester#forAws}), so
  * that the snapshot holds parsing, validation, the records, the SDK's GetItem (the shard map, found
- * absent), HeadObject, UpdateItem (the per-object commit), BatchWriteItem, PutItem, BatchGetItem (the commit's check), PublishBatch and
+ * absent), HeadObject, UpdateItem (the per-object commit), BatchWriteItem, PutItem, BatchGetItem (the
+ * commit's check), PublishBatch and
  * SendMessageBatch, the reports and the dead letters, loaded and warmed.
  * Its logs and metrics are written and discarded: priming must not count as traffic.
  */

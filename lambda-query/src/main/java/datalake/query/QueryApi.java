@@ -81,8 +81,9 @@ public final class QueryApi {
     /**
      * The API on AWS, as the handler builds it (and SnapStart priming, the local runner and the tests, on
      * other clients): the records table and its GSI, its shard map (read at most once a minute), the latest
-     * table when the configuration names one, the storage bucket. They are made at {@link Builder#build()}, so that they report unreadable items
-     * to the builder's log; the builder may still change any part (a test's log or clock).
+     * table when the configuration names one, the storage bucket. They are made at {@link Builder#build()},
+     * so that they report unreadable items to the builder's log; the builder may still change any part (a
+     * test's log or clock).
      */
     public static Builder forAws(QueryConfig config, QueryClients clients) {
         Builder builder = builder().config(config);

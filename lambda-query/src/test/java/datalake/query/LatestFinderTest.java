@@ -30,7 +30,8 @@ class LatestFinderTest {
     }
 
     private Optional<String> latestId(LatestTable table, int lookback) {
-        return new LatestFinder(new BucketReader(records, ShardMapSource.NONE, executor), table, executor, CLOCK).find("w", "h", lookback).map(StoredRecord::id);
+        return new LatestFinder(new BucketReader(records, ShardMapSource.NONE, executor), table, executor, CLOCK)
+                .find("w", "h", lookback).map(StoredRecord::id);
     }
 
     /** A latest table whose entries are {@code entry}'s answers (LatestFinder never scans it for feeds). */

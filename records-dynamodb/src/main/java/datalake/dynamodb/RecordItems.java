@@ -63,8 +63,8 @@ public final class RecordItems {
         try {
             TimeIndexKey timeKey = TimeIndexKey.parse(item.get(TIME_INDEX_KEY).s());
             AttributeValue expires = item.get(EXPIRES_AT);
-            return new Record(timeKey.bucket(), timeKey.shard(), item.get(URL).s(), Long.parseLong(item.get(CREATE_TIME).n()),
-                    Long.parseLong(item.get(SIZE).n()), metadataFrom(item.get(METADATA).m()),
+            return new Record(timeKey.bucket(), timeKey.shard(), item.get(URL).s(),
+                    Long.parseLong(item.get(CREATE_TIME).n()), Long.parseLong(item.get(SIZE).n()), metadataFrom(item.get(METADATA).m()),
                     expires == null || isNull(expires) ? null : Long.parseLong(expires.n()));
         } catch (NullPointerException | IllegalArgumentException e) {
             throw new IllegalArgumentException("the item is not a datalake record (version 0).", e);

@@ -25,7 +25,8 @@ public final class ShardMapTable implements ShardMapSource {
 
     /** The map and its revision, {@link ShardMapItem.Stored#NONE} when there is no item. */
     public ShardMapItem.Stored read() {
-        GetItemResponse response = dynamoDb.getItem(r -> r.tableName(table).key(ShardMapItem.key()).consistentRead(true));
+        GetItemResponse response = dynamoDb.getItem(r -> r.tableName(table).key(ShardMapItem.key())
+                .consistentRead(true));
         return response.hasItem() && !response.item().isEmpty() ? ShardMapItem.fromItem(response.item())
                 : ShardMapItem.Stored.NONE;
     }
@@ -52,7 +53,8 @@ public final class ShardMapTable implements ShardMapSource {
                 } else {
                     r.conditionExpression("#rev = :rev")
                             .expressionAttributeNames(Map.of("#rev", ShardMapItem.REVISION))
-                            .expressionAttributeValues(Map.of(":rev", AttributeValue.fromN(Long.toString(readRevision))));
+                            .expressionAttributeValues(Map.of(":rev",
+                                    AttributeValue.fromN(Long.toString(readRevision))));
                 }
             });
         } catch (ConditionalCheckFailedException e) {
