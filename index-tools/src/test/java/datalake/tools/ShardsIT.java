@@ -119,7 +119,8 @@ class ShardsIT {
         assertTrue(err().contains("warning: syslog already has records of 1 day(s) the change re-keys (files dated"
                 + " ahead, first " + day(D0 + 3) + "); time queries miss them until scripts/reconcile.sh --fix"
                 + " moves them."), err());
-        assertEquals(Set.of("differing " + h.url("logs/ahead.log")), findings(target, false));
+        assertEquals(Set.of("differing " + h.url("logs/ahead.log") + ": records: index 1, object 1 (under other shard"
+                + " keys than the shard map gives their days: written before a change)"), findings(target, false, true));
         assertEquals(Set.of("differing " + h.url("logs/ahead.log")), findings(target, true));
         assertEquals(Set.of(), findings(target, false), "the map item is never drift");
         assertEquals(List.of(D0 + ":syslog", (D0 + 3) + ":syslog#3"), keys());
@@ -149,11 +150,16 @@ class ShardsIT {
 
     /** A reconcile as a new run of the command (its own ingester and map). */
     private Set<String> findings(Target target, boolean fix) {
+        return findings(target, fix, false);
+    }
+
+    /** The drift found, as {@code "<drift> <url>"}, with {@code ": <detail>"} when asked. */
+    private Set<String> findings(Target target, boolean fix, boolean details) {
         Set<String> found = new TreeSet<>();
         Tools run = h.newRun();
         try {
             Reconcile.Result result = ReconcileCommand.of(run, 8).run(target, fix);
-            result.findings().forEach(f -> found.add(f.drift().label + " " + f.url()));
+            result.findings().forEach(f -> found.add(f.drift().label + " " + f.url() + (details ? ": " + f.detail() : "")));
             assertEquals(List.of(), result.unfixed());
         } finally {
             run.ingester().close();
