@@ -24,6 +24,7 @@
 #                       would make moto's time grow with the square of their number.
 # Needs the test virtualenv (moto) that scripts/test.sh installs; builds what it runs.
 set -euo pipefail
+source "$(dirname "$0")/lib/help.sh" "$0" "$@"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/scripts/lib/java.sh"
 cd "$root"
