@@ -1,6 +1,7 @@
 package datalake.tools;
 
 import datalake.lambda.ConfigurationException;
+import datalake.lambda.Environment;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.Locale;
@@ -65,6 +66,9 @@ public final class BackfillCommand {
             return result.stopped() ? 3 : result.failed() > 0 ? 2 : 0;
         } catch (ConfigurationException e) {
             err.println("backfill: " + e.getMessage());
+            return 1;
+        } catch (RuntimeException e) {
+            err.println(Tools.unanswered("backfill", e, Environment.system()).orElseThrow(() -> e));
             return 1;
         } finally {
             done.countDown();

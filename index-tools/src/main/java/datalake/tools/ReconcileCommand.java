@@ -7,6 +7,7 @@ import datalake.ingester.Backoff;
 import datalake.ingester.Ingester;
 import datalake.ingester.S3ObjectStore;
 import datalake.lambda.ConfigurationException;
+import datalake.lambda.Environment;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.Locale;
@@ -59,6 +60,9 @@ public final class ReconcileCommand {
             return result.left().isEmpty() ? 0 : 2;
         } catch (ConfigurationException e) {
             err.println("reconcile: " + e.getMessage());
+            return 1;
+        } catch (RuntimeException e) {
+            err.println(Tools.unanswered("reconcile", e, Environment.system()).orElseThrow(() -> e));
             return 1;
         }
     }

@@ -6,6 +6,11 @@ import datalake.ingester.IngesterConfig;
 import datalake.ingester.Telemetry;
 import datalake.lambda.Environment;
 import datalake.lambda.SdkClientFactory;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.SdkClientException;
 
 /**
  * What both tools build from the environment, as the backfill function reads it (docs/DESIGN.md,
@@ -20,6 +25,31 @@ record Tools(IngesterConfig config, IngesterClients clients, Ingester ingester) 
         Ingester ingester = Ingester.forAws(config, clients).concurrency(concurrency).telemetry(Telemetry.discarding())
                 .build();
         return new Tools(config, clients, ingester);
+    }
+
+    /**
+     * One sentence for a run that AWS (or the emulator it points at) did not answer, or refused: the SDK's
+     * reason, and for no answer the endpoints the environment sets (the SDK's message names neither service
+     * nor address); a stack trace would tell an operator nothing more.
+     */
+    static Optional<String> unanswered(String tool, Throwable failure, Environment env) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof AwsServiceException e) {
+                return Optional.of(tool + ": " + e.awsErrorDetails().serviceName() + " refused a call ("
+                        + e.awsErrorDetails().errorCode() + ": " + e.awsErrorDetails().errorMessage()
+                        + "); check the bucket, the tables, AWS_REGION and the credentials' permissions.");
+            }
+            if (t instanceof SdkClientException e) {
+                String reason = String.valueOf(e.getMessage()).lines().findFirst().orElse("").strip();
+                String endpoints = new TreeMap<>(env.values()).entrySet().stream()
+                        .filter(v -> v.getKey().startsWith("AWS_ENDPOINT_URL"))
+                        .map(v -> v.getKey() + "=" + v.getValue()).collect(Collectors.joining(", "));
+                return Optional.of(tool + ": AWS did not answer (" + reason + ") at "
+                        + (endpoints.isEmpty() ? "AWS's own endpoints in " + env.region() : endpoints)
+                        + "; check the endpoints, AWS_REGION and the credentials.");
+            }
+        }
+        return Optional.empty();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package datalake.tools;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,13 +17,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * scripts/backfill.sh's and scripts/reconcile.sh's mains, run as the scripts run them (their own JVM on
- * target/classes and the runtime classpath), print nothing of SLF4J: without a binding, SLF4J opened
- * every run with three lines on stderr.
+ * target/classes and the runtime classpath), print nothing of SLF4J (without a binding, SLF4J opened
+ * every run with three lines on stderr) and, when nothing answers, one sentence naming the endpoint
+ * instead of a stack trace.
  */
 class CommandStderrIT {
     @ParameterizedTest
     @ValueSource(strings = {"datalake.tools.BackfillCommand", "datalake.tools.ReconcileCommand"})
-    void noSlf4jLinesOnStderr(String main) throws Exception {
+    void nothingAnswersIsOneSentenceWithoutSlf4jOrAStackTrace(String main) throws Exception {
         int port;
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
@@ -43,5 +45,8 @@ class CommandStderrIT {
         assertTrue(process.waitFor(120, TimeUnit.SECONDS));
         assertTrue(output.contains("Connection refused"), "it reached the SDK: " + output);
         assertFalse(output.contains("SLF4J"), output);
+        assertEquals(1, process.exitValue(), output);
+        assertTrue(output.contains(": AWS did not answer (") && output.contains("127.0.0.1:" + port), output);
+        assertFalse(output.contains("\tat "), "no stack trace: " + output);
     }
 }

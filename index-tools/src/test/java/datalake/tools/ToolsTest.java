@@ -1,0 +1,48 @@
+package datalake.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import datalake.lambda.Environment;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/** The one sentence a tool prints when AWS does not answer or refuses, wherever the SDK's exception is wrapped. */
+class ToolsTest {
+    private static final Environment LOCAL = Environment.of(Map.of("AWS_REGION", "us-east-1",
+            "AWS_ENDPOINT_URL_S3", "http://127.0.0.1:5310", "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:8000"));
+
+    @Test
+    void noAnswerNamesTheReasonAndTheEndpoints() {
+        var failure = new CompletionException(SdkClientException.create("Unable to execute HTTP request: Connection refused"));
+
+        assertEquals(Optional.of("backfill: AWS did not answer (Unable to execute HTTP request: Connection refused) at"
+                + " AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:8000, AWS_ENDPOINT_URL_S3=http://127.0.0.1:5310;"
+                + " check the endpoints, AWS_REGION and the credentials."), Tools.unanswered("backfill", failure, LOCAL));
+    }
+
+    @Test
+    void withoutEndpointsItIsAwsItselfInTheRegion() {
+        assertEquals(Optional.of("reconcile: AWS did not answer (timed out) at AWS's own endpoints in eu-west-1;"
+                + " check the endpoints, AWS_REGION and the credentials."), Tools.unanswered("reconcile",
+                SdkClientException.create("timed out"), Environment.of(Map.of("AWS_REGION", "eu-west-1"))));
+    }
+
+    @Test
+    void aRefusalNamesTheServiceAndItsCode() {
+        var refused = S3Exception.builder().statusCode(403).awsErrorDetails(AwsErrorDetails.builder().serviceName("S3")
+                .errorCode("AccessDenied").errorMessage("Access Denied").build()).build();
+
+        assertEquals(Optional.of("backfill: S3 refused a call (AccessDenied: Access Denied); check the bucket, the"
+                + " tables, AWS_REGION and the credentials' permissions."), Tools.unanswered("backfill", refused, LOCAL));
+    }
+
+    @Test
+    void anythingElseIsNotTheToolsToExplain() {
+        assertEquals(Optional.empty(), Tools.unanswered("backfill", new IllegalStateException("a bug"), LOCAL));
+    }
+}
