@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The one rule for an object named more than once in a batch (docs/DESIGN.md, "Ingest messages"): the
+ * The one rule for an object named more than once in a batch (docs/DESIGN.md, "Messages"): the
  * event with the greater {@code sequencer} wins, and without sequencers (or with equal ones) the later
  * event; the object then takes its winning event's place in the batch, which orders it against another
  * object whose records share its keys. Queue messages ({@link Ingester#handle}) and followed objects

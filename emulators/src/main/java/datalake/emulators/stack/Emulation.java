@@ -63,8 +63,7 @@ public final class Emulation {
                 Set.of("Queues", "PolicyDocument"), Map.of());
         created("AWS::SNS::Topic", "moto",
                 Set.of("TopicName"),
-                Map.of("KmsMasterKeyId", "no KMS locally: messages are not encrypted; deploy-checks' KeyPolicyTest"
-                        + " proves that every publisher may use the key"));
+                Map.of("KmsMasterKeyId", "no KMS locally: not encrypted"));
         created("AWS::SNS::TopicPolicy", "moto stores the policy and does not evaluate it",
                 Set.of("Topics", "PolicyDocument"), Map.of());
         created("AWS::SNS::Subscription", "moto",
@@ -74,19 +73,17 @@ public final class Emulation {
                 Set.of("BucketName", "BucketEncryption", "PublicAccessBlockConfiguration", "OwnershipControls"),
                 Map.of("NotificationConfiguration", "topic and queue configurations with their events and key filters;"
                                 + " moto omits the sequencer of each record",
-                        "VersioningConfiguration", "set; moto sends no notification for a delete marker, so a DELETE"
-                                + " of a versioned object does not reach the ingester locally (tests send what S3 sends)",
-                        "LifecycleConfiguration", "not set: moto never expires objects, so LifecycleExpiration events"
-                                + " never happen locally"));
-        notEmulated("AWS::S3::BucketPolicy", "not applied: moto evaluates bucket policies, and the local endpoints"
-                + " are plain HTTP, so the TLS-only Deny would refuse every request");
+                        "VersioningConfiguration", "set; moto sends no notification for a delete marker (tests send"
+                                + " what S3 sends)",
+                        "LifecycleConfiguration", "not set: moto never expires objects"));
+        notEmulated("AWS::S3::BucketPolicy", "its TLS-only Deny would refuse the local plain HTTP");
         settings("AWS::Lambda::Function", "the handler runs in the JVM of the runner or the test",
                 Set.of("FunctionName", "Handler", "Environment", "Timeout", "MemorySize", "Role"),
                 Map.of("Runtime", "the JVM at hand, not Lambda's java21",
                         "Architectures", "the machine's",
-                        "SnapStart", "no snapshot and restore (priming is tested on its own)",
+                        "SnapStart", "no snapshots (priming is tested on its own)",
                         "LoggingConfig", "logs go to standard output",
-                        "Code", "the classes on the classpath, not the uploaded jar",
+                        "Code", "the classpath, not the jar",
                         "Description", "nothing to emulate",
                         "Tags", "nothing to emulate"));
         settings("AWS::Lambda::EventSourceMapping", "the local SQS poller (SqsLambdaPoller)",
@@ -106,17 +103,15 @@ public final class Emulation {
                 Map.of("IdentitySource", "JWTs are not verified locally (no issuer to ask)",
                         "Name", "nothing to emulate"));
         notEmulated("AWS::ApiGatewayV2::Stage", "its throttling and access logs are not emulated");
-        notEmulated("AWS::KMS::Key", "no KMS locally; deploy-checks' KeyPolicyTest proves that the key policy lets"
-                + " every principal that writes or reads an encrypted topic use the key");
-        notEmulated("AWS::IAM::Role", "no IAM locally: each principal signs with keys of its own, and"
-                + " deploy-checks' IamProofIT evaluates every call it made in the integration tests against its policies");
-        notEmulated("AWS::IAM::ManagedPolicy", "as roles: the index tools' calls are evaluated against it");
+        notEmulated("AWS::KMS::Key", "no KMS locally (KeyPolicyTest checks the key policy)");
+        notEmulated("AWS::IAM::Role", "no IAM locally (IamProofIT checks every recorded call)");
+        notEmulated("AWS::IAM::ManagedPolicy", "as roles");
         notEmulated("AWS::Lambda::Version", "the handler runs as built: no versions");
         notEmulated("AWS::Lambda::Alias", "no aliases (nor SnapStart, which restores published versions)");
         notEmulated("AWS::Lambda::Permission", "nothing checks who may invoke a function locally");
         notEmulated("AWS::Logs::LogGroup", "logs go to standard output");
-        notEmulated("AWS::CloudWatch::Alarm", "no CloudWatch: alarms never fire locally; the metrics they read are"
-                + " the functions' log lines, which tests check");
+        notEmulated("AWS::CloudWatch::Alarm", "no CloudWatch: alarms never fire (tests check the metrics' log"
+                + " lines)");
         notEmulated("AWS::CloudWatch::Dashboard", "no CloudWatch");
     }
 
