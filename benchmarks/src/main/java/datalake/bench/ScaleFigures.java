@@ -37,31 +37,33 @@ record ScaleFigures(String run, String limits, int shards, int files, int second
         String p = "scale_" + run + "_";
         json.put(p + "shards", shards);
         json.put(p + "files", files);
-        json.put(p + "offered_top_what_p50_per_s", offered.p50());
-        json.put(p + "offered_top_what_p99_per_s", offered.p99());
-        json.put(p + "offered_top_what_max_per_s", offered.max());
+        percentiles(json, p + "offered_top_what", offered, "per_s");
         json.put(p + "hottest_key", hottestKey);
-        json.put(p + "hottest_key_writes_p50_per_s", hottestPerSecond.p50());
-        json.put(p + "hottest_key_writes_p99_per_s", hottestPerSecond.p99());
-        json.put(p + "hottest_key_writes_max_per_s", hottestPerSecond.max());
+        percentiles(json, p + "hottest_key_writes", hottestPerSecond, "per_s");
         json.put(p + "throttled_writes", throttledWrites);
         json.put(p + "throttled_writes_on_gsi", throttledOnIndexes);
         json.put(p + "throttled_reads", throttledReads);
         json.put(p + "handed_back", handedBack);
         json.put(p + "dead_lettered", leftOnLastReceive);
         json.put(p + "not_written", notWritten);
-        json.put(p + "freshness_p50_ms", freshness.p50());
-        json.put(p + "freshness_p99_ms", freshness.p99());
-        json.put(p + "freshness_max_ms", freshness.max());
-        json.put(p + "queue_p50_ms", queued.p50());
-        json.put(p + "queue_p99_ms", queued.p99());
+        percentiles(json, p + "freshness", freshness, "ms");
+        percentiles(json, p + "queue", queued, "ms");
         json.put(p + "drain_s", drainSeconds);
-        json.put(p + "query_30d_first_page_queries", firstPage.queries());
-        json.put(p + "query_30d_first_page_rru", firstPage.rru());
-        json.put(p + "query_30d_one_where_pages", oneWhere.pages());
-        json.put(p + "query_30d_one_where_records", oneWhere.records());
-        json.put(p + "query_30d_one_where_queries", oneWhere.queries());
-        json.put(p + "query_30d_one_where_rru", oneWhere.rru());
+        readCost(json, p + "query_30d_first_page", firstPage);
+        readCost(json, p + "query_30d_one_where", oneWhere);
         return json;
+    }
+
+    private static void percentiles(Map<String, Object> json, String name, Percentiles p, String unit) {
+        json.put(name + "_p50_" + unit, p.p50());
+        json.put(name + "_p99_" + unit, p.p99());
+        json.put(name + "_max_" + unit, p.max());
+    }
+
+    private static void readCost(Map<String, Object> json, String name, ReadCost cost) {
+        json.put(name + "_pages", cost.pages());
+        json.put(name + "_records", cost.records());
+        json.put(name + "_queries", cost.queries());
+        json.put(name + "_rru", cost.rru());
     }
 }
