@@ -7,6 +7,7 @@ import datalake.emulators.DatalakeStack;
 import datalake.emulators.Emulators;
 import datalake.emulators.LocalEndpoints;
 import datalake.emulators.limits.KeyTally;
+import datalake.emulators.limits.PartitionKey;
 import datalake.emulators.limits.PartitionLimits;
 import datalake.emulators.limits.PartitionModel;
 import datalake.emulators.limits.ThrottlingProxy;
@@ -96,16 +97,18 @@ record ScaleRun(String name, PartitionLimits limits, int shards) {
                     Thread.sleep(50);
                 }
                 long lastSecond = model.second();
-                QueryApi api = QueryApi.forAws(QueryConfig.of(stack.recordsTable(), stack.bucket()), new QueryClients(
-                        Emulators.clientsFor(proxy.endpoint()).build(DynamoDbClient.builder()), clients.s3(),
-                        Emulators.presignerFor(NO_MOTO))).build();
-                String days = "what=" + ScaleWorkload.TOP_WHAT + "&start=" + TimeBuckets.startOf(day - 29) + "&end="
-                        + (TimeBuckets.startOf(day + 1) - 1);
-                ReadCost firstPage = ReadCost.of(api, model, days, false);
-                ReadCost oneWhere = ReadCost.of(api, model, days + "&where=host00", true);
-                return figures(workload, model, queue, acks, sent, lastArrival, firstSecond, lastSecond, firstPage, oneWhere);
+                try (DynamoDbClient reader = Emulators.clientsFor(proxy.endpoint()).build(DynamoDbClient.builder())) {
+                    QueryApi api = QueryApi.forAws(QueryConfig.of(stack.recordsTable(), stack.bucket()),
+                            new QueryClients(reader, clients.s3(), Emulators.presignerFor(NO_MOTO))).build();
+                    String days = "what=" + ScaleWorkload.TOP_WHAT + "&start=" + TimeBuckets.startOf(day - 29) + "&end="
+                            + (TimeBuckets.startOf(day + 1) - 1);
+                    ReadCost firstPage = ReadCost.of(api, model, days, false);
+                    ReadCost oneWhere = ReadCost.of(api, model, days + "&where=host00", true);
+                    return figures(workload, model, queue, acks, sent, lastArrival, firstSecond, lastSecond, firstPage, oneWhere);
+                }
             } finally {
                 ingesters.forEach(Ingester::close);
+                clients.close();
             }
         }
     }
@@ -141,7 +144,7 @@ record ScaleRun(String name, PartitionLimits limits, int shards) {
                 }
             }
         }
-        Map<datalake.emulators.limits.PartitionKey, KeyTally> tallies = model.tallies();
+        Map<PartitionKey, KeyTally> tallies = model.tallies();
         KeyTally hottest = tallies.values().stream().filter(t -> !t.key().isIndex())
                 .max(Comparator.comparingLong(KeyTally::writes)).orElseThrow();
         long throttledOnIndexes = tallies.values().stream().filter(t -> t.key().isIndex()).mapToLong(KeyTally::throttledWrites).sum();
