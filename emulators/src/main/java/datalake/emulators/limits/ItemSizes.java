@@ -97,7 +97,7 @@ final class ItemSizes {
                 digits++;
             }
         }
-        return (Math.max(digits, 1) + 1) / 2 + 1;
+        return (Math.max(digits, 1) + 1L) / 2 + 1;
     }
 
     /** The decoded length of base64 text. */
