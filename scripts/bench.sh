@@ -145,6 +145,7 @@ fi
 
 echo "== cost in AWS ($region), from the figures above and published prices"
 python3 "$root/scripts/cost.py" --region "$region" --bench "$out" --json "$out/cost.json" > "$out/cost.txt"
+# Both billing modes of the tables: on demand, then provisioned (TableBillingMode, docs/COSTS.md).
 sed -n '/^per million files ingested/,/^  total/p' "$out/cost.txt"
 echo "   (the whole model, every price and assumption: $out/cost.txt)"
 

@@ -6,7 +6,10 @@ Prints every price and assumption beside the dollars it makes:
     SQS requests, CloudWatch Logs);
   - per million queries of each kind (API Gateway, Lambda, DynamoDB read units);
   - storage per million records per month;
-  - what does not grow with traffic (the KMS key and its requests).
+  - what does not grow with traffic (the KMS key and its requests);
+  - the tables' two billing modes (template parameter TableBillingMode): on demand, and provisioned with
+    auto scaling at a target utilisation, at 1, 10 and 100 million files a day, steady or with a busiest
+    hour; where provisioned starts to cost less; and a million files at files_per_day, provisioned.
 
 The Lambda duration of an ingest batch comes from the ingester JVM benchmark (target/bench.json's
 jvm_* figures: the handler's wall time per batch of 10 with 5 ms per AWS call, and its CPU per file, on
@@ -27,6 +30,8 @@ import sys
 SOURCES = {
     "lambda": "https://aws.amazon.com/lambda/pricing/ (Arm: $0.0000133334 per GB-s, first 7.5 billion GB-s a month; $0.20 per million requests)",
     "dynamodb": "https://aws.amazon.com/dynamodb/pricing/on-demand/ (after the November 2024 reduction: $0.625 per million WRU, $0.125 per million RRU; storage $0.25 per GB-month; PITR $0.20 per GB-month)",
+    "dynamodb_provisioned": "https://aws.amazon.com/dynamodb/pricing/provisioned/ ($0.00065 per WCU-hour, $0.00013 per RCU-hour in us-east-1, unchanged by the November 2024 reduction of on-demand prices; storage as on demand) -- this environment read these two figures from pages quoting that page, not from the page itself: check them there",
+    "dynamodb_scaling": "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/AutoScaling.html (target tracking keeps consumed / provisioned near the target, 20 to 90 percent; it scales in after 15 minutes below the target) and https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html (a table's capacity can decrease up to 27 times a day: 4 at any time, then one an hour)",
     "dynamodb_units": "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html (1 WRU per 1 KB written, a failed conditional write still consumes it; 1 RRU per 4 KB strongly consistent, half for eventually consistent; every GSI write costs its own WRU)",
     "s3": "https://aws.amazon.com/s3/pricing/ (S3 Standard: GET, HEAD and other reads $0.0004 per 1,000 requests)",
     "sns": "https://aws.amazon.com/sns/pricing/ ($0.50 per million publishes, each 64 KB chunk one request; deliveries to SQS free); https://docs.aws.amazon.com/sns/latest/dg/sns-batch-api-actions.html (a PublishBatch of up to 10 is one request)",
@@ -63,6 +68,7 @@ PRICES = {
     "us-east-1": {
         "lambda_gb_s": 0.0000133334, "lambda_request": 0.20e-6,
         "ddb_wru": 0.625e-6, "ddb_rru": 0.125e-6, "ddb_gb_month": 0.25, "ddb_pitr_gb_month": 0.20,
+        "ddb_wcu_hour": 0.00065, "ddb_rcu_hour": 0.00013,
         "s3_head": 0.0004e-3, "sns_request": 0.50e-6, "sqs_request": 0.40e-6,
         "kms_key_month": 1.00, "kms_request": 0.03e-4, "apigw_request": 1.00e-6, "logs_gb": 0.50,
     },
@@ -83,8 +89,8 @@ ASSUMPTIONS = {
     "per_object_items_per_file": (1, "the per-object item of issue 13 (URL, id, record keys), one conditional write per file"),
     "per_object_item_kb": (0.25, "the per-object item's size"),
     "report_bytes": (600, "one status report (JSON) per message, 10 per PublishBatch"),
-    "log_bytes_per_file": (400, "the ingester's JSON log line per message"),
-    "log_bytes_per_batch": (1500, "the batch's metrics (EMF) and Lambda's START/END/REPORT lines"),
+    "log_bytes_per_file": (0, "a message's own log line (400 B) is written only when it fails"),
+    "log_bytes_per_batch": (1900, "the batch's line (400 B), its metrics (EMF) and Lambda's START/END/REPORT lines"),
     "query_log_bytes": (600, "the query's request line and Lambda's START/END/REPORT lines"),
     "upload_topic_publishers": (1, "S3 is the one publisher of the upload topic"),
     "report_topic_publishers": (1, "the ingester's role publishes the reports"),
@@ -97,6 +103,11 @@ ASSUMPTIONS = {
     "query_latest_ms": (7.0, "latest: one GetItem on the latest table (about a 1-day query)"),
     "record_items_per_page": (100, "records a full page returns"),
     "peak_factor": (2.5, "the busiest hour's upload rate over the day's average (scripts/scale_sim.py)"),
+    # TableBillingMode PROVISIONED (template.yaml's defaults):
+    "target_utilization": (70, "TableTargetUtilization: the percentage of provisioned capacity auto scaling keeps consumed"),
+    "min_write_capacity": (5, "TableMinWriteCapacity, on each table and the GSI"),
+    "min_read_capacity": (5, "TableMinReadCapacity, on each table and the GSI"),
+    "files_per_day": (10e6, "the steady rate the provisioned mode's million files are priced at"),
 }
 
 
@@ -111,6 +122,128 @@ def load_figures(path):
         return figures
     with open(path) as f:
         return json.load(f).get("details", {})
+
+# TableBillingMode PROVISIONED: each table and the GSI has a read and a write scalable target; target
+# tracking keeps consumed / provisioned near the target utilisation (docs/COSTS.md, "Billing modes").
+TABLES = ("records table", "work-id-index", "latest table")
+
+
+def capacity_per_file(a):
+    """The capacity units one file consumes on each table and the GSI: {(table, "write"|"read"): units}."""
+    wru_record = math.ceil(a["record_item_kb"])
+    return {
+        ("records table", "write"): a["records_per_file"] * wru_record
+        + a["per_object_items_per_file"] * math.ceil(a["per_object_item_kb"]),
+        ("work-id-index", "write"): a["records_per_file"] * a["gsi_writes_per_record"],
+        ("latest table", "write"): a["latest_offers_per_file"] * wru_record,
+        ("records table", "read"): a["check_reads_per_file"],
+        ("work-id-index", "read"): 0.0,  # queries only: the minimum
+        ("latest table", "read"): a["latest_reads_per_file"],
+    }
+
+
+def day_profile(peak_factor):
+    """
+    The upload rate of each hour of a day over the day's average: 1 every hour when peak_factor is 1 (steady),
+    else (1 + cos) ** k peaking at noon, k such that the busiest hour is peak_factor times the average.
+    Returns (the 24 rates, k).
+    """
+    def hourly(k):
+        samples = 60
+        rates = [sum((1 + math.cos(2 * math.pi * (h + (i + 0.5) / samples) / 24 - math.pi)) ** k
+                     for i in range(samples)) / samples for h in range(24)]
+        mean = sum(rates) / 24
+        return [r / mean for r in rates]
+
+    if peak_factor <= 1:
+        return [1.0] * 24, 0.0
+    low, high = 0.0, 50.0
+    for _ in range(60):
+        k = (low + high) / 2
+        if max(hourly(k)) < peak_factor:
+            low = k
+        else:
+            high = k
+    return hourly(low), low
+
+
+def provisioned_day(a, prices, files_per_day, profile):
+    """
+    A day of provisioned capacity under the profile: for each table and the GSI, read and write, the units
+    of each hour (what the higher of that hour's load and the hour before's needs at the target: auto
+    scaling scales in only after 15 minutes below it, and a table decreases about once an hour), at least
+    the minimum. Returns ({(table, kind): [units per hour]}, dollars).
+    """
+    target = a["target_utilization"] / 100
+    units = {}
+    dollars = 0.0
+    for (table, kind), per_file in capacity_per_file(a).items():
+        minimum = a["min_write_capacity"] if kind == "write" else a["min_read_capacity"]
+        hours = []
+        for h in range(24):
+            load = per_file * files_per_day / 86400 * max(profile[h], profile[h - 1])
+            hours.append(max(minimum, math.ceil(load / target - 1e-9)))
+        units[(table, kind)] = hours
+        dollars += sum(hours) * prices["ddb_wcu_hour" if kind == "write" else "ddb_rcu_hour"]
+    return units, dollars
+
+
+def on_demand_per_file(a, prices):
+    """DynamoDB throughput of one file on demand, in dollars."""
+    per_file = capacity_per_file(a)
+    writes = sum(v for (_, kind), v in per_file.items() if kind == "write")
+    reads = sum(v for (_, kind), v in per_file.items() if kind == "read")
+    return writes * prices["ddb_wru"] + reads * prices["ddb_rru"]
+
+
+def break_even(a, prices, profile):
+    """The least files a day above which provisioned throughput costs less than on demand (bisection on the rate)."""
+    def cheaper(files_per_day):
+        return provisioned_day(a, prices, files_per_day, profile)[1] < files_per_day * on_demand_per_file(a, prices)
+
+    low, high = 1.0, 1e10
+    if cheaper(low):
+        return low
+    for _ in range(100):
+        middle = math.sqrt(low * high)
+        if cheaper(middle):
+            high = middle
+        else:
+            low = middle
+    return high
+
+
+def billing_modes(a, prices):
+    """Prints both modes at 1, 10 and 100 million files a day, steady and with a busiest hour; returns the break-evens."""
+    steady = day_profile(1)[0]
+    busy, k = day_profile(a["peak_factor"])
+    on_demand = on_demand_per_file(a, prices) * 1e6
+    print(f"\nDynamoDB throughput per million files by billing mode (TableBillingMode) [dynamodb, dynamodb_provisioned, dynamodb_scaling]")
+    per_file = capacity_per_file(a)
+    print(f"  PAY_PER_REQUEST: {sum(v for (_, kd), v in per_file.items() if kd == 'write'):g} WRU x ${prices['ddb_wru']:.4g}"
+          f" + {sum(v for (_, kd), v in per_file.items() if kd == 'read'):g} RRU x ${prices['ddb_rru']:.4g} = ${on_demand:.4f}"
+          " per million files at any rate")
+    print(f"  PROVISIONED: WCU-hour ${prices['ddb_wcu_hour']:g}, RCU-hour ${prices['ddb_rcu_hour']:g}; target utilisation"
+          f" {a['target_utilization']:g}%, at least {a['min_write_capacity']:g} WCU and {a['min_read_capacity']:g} RCU on each of"
+          f" {', '.join(TABLES)}; a day steady, or (1 + cos)^{k:.2f} with its busiest hour {a['peak_factor']:g}x the average,"
+          " each hour provisioned for the higher of its load and the hour before's")
+    print(f"  {'files/day':>13} {'files/s':>8}  {'steady: WCU (records/GSI/latest)':>33} {'RCU':>11} {'$/day':>8} {'per million':>11}"
+          f"  {'busiest hour ' + format(a['peak_factor'], 'g') + 'x: WCU at noon':>30} {'$/day':>8} {'per million':>11}")
+    for files_per_day in (1e6, 10e6, 100e6):
+        line = f"  {files_per_day:>13,.0f} {files_per_day / 86400:>8,.1f}"
+        for profile, noon in ((steady, 0), (busy, 12)):
+            units, dollars = provisioned_day(a, prices, files_per_day, profile)
+            wcu = "/".join(str(units[(t, "write")][noon]) for t in TABLES)
+            rcu = "/".join(str(units[(t, "read")][noon]) for t in TABLES)
+            line += (f"  {wcu:>33} {rcu:>11}" if noon == 0 else f"  {wcu:>30}") \
+                + f" {dollars:>8.2f} ${dollars / files_per_day * 1e6:>10.4f}"
+        print(line + f"  (on demand ${on_demand * files_per_day / 1e6:,.2f}/day)")
+    steady_even = break_even(a, prices, steady)
+    busy_even = break_even(a, prices, busy)
+    print(f"  provisioned costs less above {steady_even:,.0f} files/day steady ({steady_even / 86400:.2f}/s),"
+          f" {busy_even:,.0f} with the busiest hour {a['peak_factor']:g}x; below, the minimum capacities cost more than"
+          " the requests on demand")
+    return steady_even, busy_even
 
 
 def comparisons(per_million_files, query_totals, a):
@@ -281,9 +414,27 @@ def main():
         return total
 
     per_million_files = table("per million files ingested", ingest)
+    # The same million files with TableBillingMode PROVISIONED, steady at files_per_day: capacity-hours
+    # instead of request units; everything else as on demand.
+    units, _ = provisioned_day(a, prices, a["files_per_day"], day_profile(1)[0])
+    hours_per_million = 24e6 / a["files_per_day"]  # each hour of units[...] serves files_per_day / 24 files
+    provisioned_rows = [row for row in ingest if not row[0].startswith("DynamoDB")]
+    for kind, price in (("write", "ddb_wcu_hour"), ("read", "ddb_rcu_hour")):
+        per_table = [units[(t, kind)][0] for t in TABLES]
+        provisioned_rows.insert(3 if kind == "write" else 4, (
+            f"DynamoDB {kind} capacity", sum(per_table) * hours_per_million, f"{kind[0].upper()}CU-hours", prices[price],
+            "dynamodb_provisioned", f"{' + '.join(f'{u} {t}' for u, t in zip(per_table, TABLES))} {kind[0].upper()}CU"
+            f" for {hours_per_million:.1f} h (a million files at {a['files_per_day'] / 86400:,.1f}/s), at"
+            f" {a['target_utilization']:g}% or the minimum"))
+    per_million_files_provisioned = table(f"per million files ingested, PROVISIONED, steady at {a['files_per_day']:,.0f}"
+                                          " files/day", provisioned_rows)
     query_totals = {kind: table(f"per million queries: {kind}", rows) for kind, rows in queries.items()}
     storage_total = table("storage of a million records, per month", storage)
     fixed_total = table("fixed, per month (independent of traffic)", fixed)
+    break_even_steady, break_even_busy = billing_modes(a, prices)
+    print(f"  queries, PROVISIONED at a steady query rate (reads at {a['target_utilization']:g}%): " + ", ".join(
+        f"{kind} ${total - rows[3][1] * rows[3][3] + rows[3][1] * prices['ddb_rcu_hour'] / 3600 / (a['target_utilization'] / 100):.2f}"
+        for (kind, rows), total in zip(queries.items(), query_totals.values())) + " per million")
     comparisons(per_million_files, query_totals, a)
     print("\nsources:")
     for key, text in SOURCES.items():
@@ -293,6 +444,11 @@ def main():
         document = {
             "cost_region": args.region,
             "cost_per_million_files_usd": round(per_million_files, 4),
+            "cost_per_million_files_provisioned_usd": round(per_million_files_provisioned, 4),
+            "cost_provisioned_files_per_day": a["files_per_day"],
+            "cost_provisioned_target_utilization": a["target_utilization"],
+            "cost_provisioned_break_even_files_per_day": round(break_even_steady),
+            "cost_provisioned_break_even_files_per_day_busiest_hour": round(break_even_busy),
             "cost_lambda_ms_per_batch": round(batch_ms, 2),
             "cost_wru_per_file": wru_per_file,
             "cost_storage_per_million_records_month_usd": round(storage_total, 4),

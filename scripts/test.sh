@@ -17,8 +17,8 @@ export DATALAKE_VENV="${DATALAKE_VENV:-$PWD/.venv}"
 source scripts/lib/chromium.sh
 datalake_chromium
 
-# The signed sessions of clients/python, as installed in the virtualenv.
-"$DATALAKE_VENV/bin/python" -m pytest -q -p no:cacheprovider clients/python/tests
+# The signed sessions of clients/python, as installed in the virtualenv, and scripts/cost.py's model.
+"$DATALAKE_VENV/bin/python" -m pytest -q -p no:cacheprovider clients/python/tests scripts/tests
 
 mvn -B -ntp verify "$@"
 

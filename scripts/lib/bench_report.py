@@ -69,6 +69,7 @@ def main():
         "freshness_p99_ms": g("freshness_steady_p99_ms"),
         "freshness_ours_p99_ms": g("freshness_steady_ours_p99_ms"),
         "cost_per_million_files_usd": g("cost_per_million_files_usd"),
+        "cost_per_million_files_provisioned_usd": g("cost_per_million_files_provisioned_usd"),
         "scale_unthrottled_freshness_p99_ms": g("scale_unthrottled_freshness_p99_ms"),
         "scale_unsharded_freshness_p99_ms": g("scale_unsharded_freshness_p99_ms"),
         "scale_sharded_freshness_p99_ms": g("scale_sharded_freshness_p99_ms"),
@@ -163,6 +164,11 @@ def main():
     if g("cost_per_million_files_usd") is not None:
         rows.append((f"cost per million files ({g('cost_region')})", fmt(g("cost_per_million_files_usd"), "USD"),
                      f"{fmt(g('cost_wru_per_file'))} WRU/file", f"Lambda {fmt(g('cost_lambda_ms_per_batch'))} ms/batch", ""))
+        if g("cost_per_million_files_provisioned_usd") is not None:
+            rows.append((f"cost per million files, tables PROVISIONED ({fmt(g('cost_provisioned_files_per_day'))} files/day)",
+                         fmt(g("cost_per_million_files_provisioned_usd"), "USD"),
+                         f"target {fmt(g('cost_provisioned_target_utilization'))}%",
+                         f"cheaper above {fmt(g('cost_provisioned_break_even_files_per_day'))} files/day", "<= 2.50 USD"))
         rows.append(("cost per million queries: 1-day / 30-day / work_id / latest",
                      f"{fmt(g('cost_per_million_queries_1day_page_usd'))} / {fmt(g('cost_per_million_queries_30day_page_usd'))}"
                      f" / {fmt(g('cost_per_million_queries_work_id_page_usd'))} / {fmt(g('cost_per_million_queries_latest_usd'))} USD",

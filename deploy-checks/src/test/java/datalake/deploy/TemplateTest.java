@@ -68,6 +68,7 @@ class TemplateTest {
                 "IngesterFunction", "QueryFunction", "BackfillFunction", "BackfillJobRole", "OperationsBucket",
                 "HttpApi", "DefaultRoute", "Dashboard",
                 "DeadLetterQueueNotEmptyAlarm", "IngesterErrorsAlarm", "IngesterThrottlesAlarm", "ReportsNotPublishedAlarm",
+                "TablesThrottledAlarm",
                 "IndexOperatorPolicy",
                 "QueryErrorsAlarm", "QueryThrottlesAlarm")) {
             assertTrue(resources.has(name), name + " is declared");
@@ -135,8 +136,10 @@ class TemplateTest {
         List<String> problems = new ArrayList<>();
         java.util.regex.Pattern secretName = java.util.regex.Pattern.compile(
                 "(?i).*(SECRET|PASSWORD|PASSWD|TOKEN|CREDENTIAL|PRIVATE|ACCESS_KEY|API_KEY).*");
+        // A secret access key: 40 base64 characters, one at least a digit, '/' or '+' (which a long
+        // property name such as TargetTrackingScalingPolicyConfiguration is not).
         java.util.regex.Pattern secretValue = java.util.regex.Pattern.compile(
-                "(AKIA|ASIA)[A-Z0-9]{16}|[A-Za-z0-9/+]{40}|-----BEGIN");
+                "(AKIA|ASIA)[A-Z0-9]{16}|(?<![A-Za-z0-9/+])(?=[A-Za-z]*[0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])|-----BEGIN");
         for (JsonNode variables : environments) {
             variables.properties().forEach(e -> {
                 if (secretName.matcher(e.getKey()).matches()) {

@@ -183,6 +183,26 @@ class DatalakeStackIT {
     }
 
     @Test
+    void withProvisionedBillingTheTablesAndTheGsiAreMadeAtTheMinimumCapacity(DynamoDbClient dynamoDb) {
+        // When the stack is built with the provisioned billing mode and minimum capacities of its own
+        DatalakeStack stack = DatalakeStack.builder(AWS).prefix(DatalakeStack.uniquePrefix("provisioned"))
+                .parameters(Map.of("TableBillingMode", "PROVISIONED", "TableMinWriteCapacity", "7",
+                        "TableMinReadCapacity", "3"))
+                .tablesOnly().build();
+
+        // Then DynamoDB Local holds the tables and the GSI provisioned at those capacities
+        TableDescription records = dynamoDb.describeTable(r -> r.tableName(stack.recordsTable())).table();
+        TableDescription latest = dynamoDb.describeTable(r -> r.tableName(stack.latestTable())).table();
+        for (var throughput : List.of(records.provisionedThroughput(), latest.provisionedThroughput(),
+                records.globalSecondaryIndexes().get(0).provisionedThroughput())) {
+            assertEquals(3L, throughput.readCapacityUnits(), throughput.toString());
+            assertEquals(7L, throughput.writeCapacityUnits(), throughput.toString());
+        }
+        assertTrue(records.billingModeSummary() == null
+                || records.billingModeSummary().billingMode() == BillingMode.PROVISIONED, records.toString());
+    }
+
+    @Test
     void aParameterTheTemplateRefusesIsRefusedBeforeAnythingIsMade() {
         TemplateException refused = assertThrows(TemplateException.class, () -> DatalakeStack.builder(AWS)
                 .prefix(DatalakeStack.uniquePrefix("jwt")).parameter("ApiAuthMode", "JWT").build());

@@ -6,6 +6,7 @@ import datalake.records.Metadata;
 import datalake.records.StatusReport;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToIntFunction;
 
 /**
  * One queue message of a batch and what became of it: the outcomes of the objects it names, and its
@@ -108,18 +109,13 @@ record BatchMessage(SQSMessage sqsMessage, int index, long started, List<ObjectO
         return new Report(messageId(), report, first == null ? null : first.what(), action());
     }
 
-    /** Its line in the function's log: identifiers only (what, where and id), never other metadata. */
+    /**
+     * Its own line in the function's log, written for a message that did not succeed (a batch of successes
+     * logs one line, {@link Telemetry#batch}): identifiers only (what, where and id), never other metadata.
+     */
     void log(Telemetry telemetry, String requestId) {
         Metadata first = firstMetadata();
         Report.Action action = action();
-        int records = 0;
-        int removed = 0;
-        for (ObjectOutcome object : objects) {
-            records += object.recordCount();
-            removed += object.object().source() == index ? object.removed() : 0;
-        }
-        int recordCount = records;
-        int recordsRemoved = removed;
         telemetry.message(outcome, g -> {
             JsonLog.field(g, "requestId", requestId);
             JsonLog.field(g, "messageId", messageId());
@@ -129,9 +125,9 @@ record BatchMessage(SQSMessage sqsMessage, int index, long started, List<ObjectO
             JsonLog.field(g, "where", first == null ? null : first.where());
             JsonLog.field(g, "id", first == null ? null : first.id());
             g.writeNumberField("files", objects.size());
-            g.writeNumberField("records", recordCount);
+            g.writeNumberField("records", recordCount());
             g.writeNumberField("records_written", recordsWritten());
-            g.writeNumberField("records_removed", recordsRemoved);
+            g.writeNumberField("records_removed", recordsRemoved());
             if (outcome != null) {
                 g.writeStringField("error_kind", outcome.kind().label());
                 g.writeStringField("error_message", outcome.message());
@@ -140,15 +136,34 @@ record BatchMessage(SQSMessage sqsMessage, int index, long started, List<ObjectO
         });
     }
 
+    /** The records of the files it reports. */
+    int recordCount() {
+        int records = 0;
+        for (ObjectOutcome object : objects) {
+            records += object.recordCount();
+        }
+        return records;
+    }
+
+    /** The records removed on its behalf (as {@link #recordsWritten}, by the message that owns the object). */
+    int recordsRemoved() {
+        return ofOwnedObjects(ObjectOutcome::removed);
+    }
+
     /** The records written on its behalf (a duplicate's go to the message of the event that owns the object). */
     int recordsWritten() {
-        int written = 0;
+        return ofOwnedObjects(ObjectOutcome::written);
+    }
+
+    /** The sum of a count over the objects whose winning event is this message's. */
+    private int ofOwnedObjects(ToIntFunction<ObjectOutcome> count) {
+        int sum = 0;
         for (ObjectOutcome object : objects) {
             if (object.object().source() == index) {
-                written += object.written();
+                sum += count.applyAsInt(object);
             }
         }
-        return written;
+        return sum;
     }
 
     private Metadata firstMetadata() {

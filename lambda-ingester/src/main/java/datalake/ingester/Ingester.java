@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>Two different objects whose records share keys (a copy keeps the metadata id) are ordered
  *       by LastModified, then by their places in the batch: the later one's record is written, and the earlier
  *       one's message still reports success with its own records, which a one-by-one run would have
- *       written and then overwritten. Its log line counts them in {@code records}, not in
+ *       written and then overwritten. The batch's log line counts them in {@code records}, not in
  *       {@code records_written}.</li>
  * </ul>
  */
@@ -56,7 +56,7 @@ public final class Ingester implements AutoCloseable {
         this.sync = new ObjectSync(Objects.requireNonNull(b.objects, "objects"),
                 Objects.requireNonNull(b.records, "records"), Objects.requireNonNull(b.index, "index"), b.latest,
                 recordFactory, executor, clock);
-        this.settlement = new Settlement(reports, deadLetters, telemetry, clock, functionName, b.maxReceiveCount);
+        this.settlement = new Settlement(reports, deadLetters, telemetry, functionName, b.maxReceiveCount);
     }
 
     /** An ingester of one's own collaborators (fakes in unit tests); objects, records, index and dead letters are required. */
@@ -195,9 +195,9 @@ public final class Ingester implements AutoCloseable {
      * @param requestId the invocation's id for the logs, or null
      */
     public SQSBatchResponse handle(List<SQSMessage> messages, Deadline deadline, String requestId) {
-        long started = clock.millis();
+        Laps laps = new Laps(clock);
         try {
-            return ingest(messages, deadline, requestId, started);
+            return ingest(messages, deadline, requestId, laps);
         } catch (RuntimeException e) {
             // A defect, not a message's fault: give every message back to SQS rather than lose one.
             telemetry.batchError(requestId, messages.size(), e);
@@ -235,16 +235,18 @@ public final class Ingester implements AutoCloseable {
         executor.shutdownNow();
     }
 
-    private SQSBatchResponse ingest(List<SQSMessage> batch, Deadline deadline, String requestId, long started) {
+    private SQSBatchResponse ingest(List<SQSMessage> batch, Deadline deadline, String requestId, Laps laps) {
         DistinctObjects distinct = new DistinctObjects();
         List<Parsed> parsed = new ArrayList<>(batch.size());
         for (SQSMessage message : batch) {
             parsed.add(parse(message, parsed.size(), distinct));
         }
+        laps.lap("parse");
         Map<String, ObjectOutcome> outcomes = new HashMap<>();
         for (ObjectOutcome object : sync.sync(distinct.objects(), deadline)) {
             outcomes.put(object.key(), object);
         }
+        laps.lap("objects");
         List<BatchMessage> messages = new ArrayList<>(batch.size());
         for (Parsed message : parsed) {
             List<ObjectOutcome> objects = new ArrayList<>(message.objects().size());
@@ -252,7 +254,7 @@ public final class Ingester implements AutoCloseable {
             messages.add(BatchMessage.of(message.message(), message.index(), message.started(), message.unreadable(),
                     objects));
         }
-        return settlement.settle(messages, requestId, started);
+        return settlement.settle(messages, requestId, laps);
     }
 
     /** A queue message as parsed: the objects it names ({@link BatchObject#key()}, once each), or why it names none. */

@@ -1,9 +1,7 @@
 package datalake.ingester;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
-import java.time.Clock;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,64 +9,61 @@ import java.util.Map;
 /**
  * Settles the messages of a handled batch (docs/DESIGN.md, "Failure policy"): the permanent failures, and
  * the transient ones on their last receive, go to the DLQ with their reason; every settled message is
- * reported; each message gets its log line; the batch its metrics; and SQS gets back the messages it must
- * deliver again. A message that cannot be dead-lettered stays in SQS (never lost); a report that cannot
- * be published changes nothing else.
+ * reported; each message that did not succeed gets its own log line, the batch one line and its metrics;
+ * and SQS gets back the messages it must deliver again. A message that cannot be dead-lettered stays in
+ * SQS (never lost); a report that cannot be published changes nothing else.
  */
 final class Settlement {
     private final ReportPublisher reports;
     private final DeadLetterQueue deadLetters;
     private final Telemetry telemetry;
-    private final Clock clock;
     private final String functionName;
     private final Integer maxReceiveCount;
 
     /** @param maxReceiveCount the ingest queue's maxReceiveCount, or null when messages are never given up here */
-    Settlement(ReportPublisher reports, DeadLetterQueue deadLetters, Telemetry telemetry, Clock clock,
-            String functionName, Integer maxReceiveCount) {
+    Settlement(ReportPublisher reports, DeadLetterQueue deadLetters, Telemetry telemetry, String functionName,
+            Integer maxReceiveCount) {
         this.reports = reports;
         this.deadLetters = deadLetters;
         this.telemetry = telemetry;
-        this.clock = clock;
         this.functionName = functionName;
         this.maxReceiveCount = maxReceiveCount;
     }
 
     /**
-     * @param started when the invocation began (ms): the metrics' latency
-     * @return the messages SQS must deliver again
+     * Settles a handled batch and returns the messages SQS must deliver again.
+     *
+     * @param laps the batch's phases so far (parse, objects): settling adds its own, and the summary logged
      */
-    SQSBatchResponse settle(List<BatchMessage> handled, String requestId, long started) {
+    SQSBatchResponse settle(List<BatchMessage> handled, String requestId, Laps laps) {
         List<BatchMessage> messages = new ArrayList<>(handled.size());
         for (BatchMessage message : handled) {
             boolean givenUp = message.outcome() != null && !message.outcome().permanent() && lastReceive(message);
             messages.add(givenUp ? message.withOutcome(message.outcome(), true) : message);
         }
         messages = deadLetter(messages);
-        int reportsFailed = report(messages, requestId);
+        laps.lap("dead_letters");
+        Published published = report(messages, requestId);
+        laps.lap("reports");
 
-        Map<ErrorKind, Integer> errors = new EnumMap<>(ErrorKind.class);
         List<SQSBatchResponse.BatchItemFailure> retry = new ArrayList<>();
-        int succeeded = 0;
-        int failed = 0;
-        int written = 0;
         for (BatchMessage message : messages) {
-            message.log(telemetry, requestId);
-            written += message.recordsWritten();
             if (message.outcome() == null) {
-                succeeded++;
-            } else {
-                errors.merge(message.outcome().kind(), 1, Integer::sum);
-                if (message.settledAsError()) {
-                    failed++;
-                } else {
-                    retry.add(new SQSBatchResponse.BatchItemFailure(message.messageId()));
-                }
+                continue;
+            }
+            // A success is only counted in the batch's line: at 10 files a batch, a line per message was
+            // most of the ingester's log volume (docs/COSTS.md).
+            message.log(telemetry, requestId);
+            if (!message.settledAsError()) {
+                retry.add(new SQSBatchResponse.BatchItemFailure(message.messageId()));
             }
         }
-        telemetry.metrics(new Telemetry.BatchMetrics(functionName, messages.size(), succeeded, failed, retry.size(),
-                written, reportsFailed, clock.millis() - started, errors));
+        telemetry.batch(functionName, BatchSummary.of(requestId, messages, published.reports(), published.failed(), laps));
         return new SQSBatchResponse(retry);
+    }
+
+    /** Reports published and reports that could not be. */
+    private record Published(int reports, int failed) {
     }
 
     /** Whether SQS will not deliver this message again: its receive count has reached the queue's maxReceiveCount. */
@@ -117,10 +112,8 @@ final class Settlement {
     /**
      * One report per settled message (transient ones are reported when they settle), with the message's
      * own start and duration.
-     *
-     * @return how many could not be published
      */
-    private int report(List<BatchMessage> messages, String requestId) {
+    private Published report(List<BatchMessage> messages, String requestId) {
         List<Report> settled = new ArrayList<>();
         for (BatchMessage message : messages) {
             if (message.outcome() == null || message.settledAsError()) {
@@ -128,7 +121,7 @@ final class Settlement {
             }
         }
         if (settled.isEmpty()) {
-            return 0;
+            return new Published(0, 0);
         }
         Map<String, String> unpublished;
         try {
@@ -142,6 +135,6 @@ final class Settlement {
         for (Map.Entry<String, String> entry : unpublished.entrySet()) {
             telemetry.warning(requestId, "report not published", entry.getKey(), entry.getValue());
         }
-        return unpublished.size();
+        return new Published(settled.size() - unpublished.size(), unpublished.size());
     }
 }

@@ -9,10 +9,11 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * What the ingester says about its work, through lambda-support's {@link JsonLog}: a log line per
- * queue message with its outcome (identifiers only: what, where and id, never other metadata or
- * content), warnings, and Embedded Metric Format metrics (namespace {@value JsonLog#NAMESPACE},
- * dimension {@code Function}).
+ * What the ingester says about its work, through lambda-support's {@link JsonLog}: one line per batch
+ * with its counts, the wall time of its phases and each message that did not succeed, named; a line of
+ * its own for each such message (identifiers only: what, where and id, never other metadata or content);
+ * warnings; and Embedded Metric Format metrics (namespace {@value JsonLog#NAMESPACE}, dimension
+ * {@code Function}).
  */
 public final class Telemetry {
     static final String LOGGER = "datalake.ingester";
@@ -36,10 +37,8 @@ public final class Telemetry {
         return new Telemetry(JsonLog.discarding(LOGGER));
     }
 
-    /** The counts of one invocation. */
-    record BatchMetrics(String function, int messages, int succeeded, int failed, int retried, int recordsWritten,
-            int reportsFailed, long latencyMillis, Map<ErrorKind, Integer> errors) {
-    }
+    /** The failures a batch's line names at most: each has its own line too, and a log event is at most 256 KB. */
+    static final int MAX_FAILURES_NAMED = 20;
 
     /** The line of one queue message ({@link BatchMessage#log}): INFO, or by its failure, ERROR or WARN. */
     void message(Failure failure, JsonLog.Fields fields) {
@@ -66,20 +65,62 @@ public final class Telemetry {
         });
     }
 
-    void metrics(BatchMetrics m) {
-        log.metrics(List.of(List.of("Function")), Map.of("Function", m.function()), List.of(
-                Metric.count("Messages", m.messages()),
-                Metric.count("MessagesSucceeded", m.succeeded()),
-                Metric.count("MessagesFailed", m.failed()),
-                Metric.count("MessagesRetried", m.retried()),
-                Metric.count("RecordsWritten", m.recordsWritten()),
-                Metric.count("ReportsFailed", m.reportsFailed()),
-                Metric.millis("Latency", m.latencyMillis())));
+    /**
+     * The batch's one line ({@code "batch handled"}: INFO, or WARN when a message is retried or a report
+     * not published, ERROR when a message is dead-lettered), then its metrics, which the alarms read.
+     */
+    void batch(String function, BatchSummary s) {
+        JsonLog.Level level = s.failed() > 0 ? JsonLog.Level.ERROR
+                : s.retried() > 0 || s.reportsFailed() > 0 ? JsonLog.Level.WARN : JsonLog.Level.INFO;
+        log.line(level, "batch handled", g -> {
+            JsonLog.field(g, "requestId", s.requestId());
+            g.writeNumberField("messages", s.messages());
+            g.writeNumberField("succeeded", s.succeeded());
+            g.writeNumberField("failed", s.failed());
+            g.writeNumberField("retried", s.retried());
+            g.writeNumberField("files", s.files());
+            g.writeNumberField("records", s.records());
+            g.writeNumberField("records_written", s.recordsWritten());
+            g.writeNumberField("records_removed", s.recordsRemoved());
+            g.writeNumberField("reports", s.reports());
+            g.writeNumberField("reports_failed", s.reportsFailed());
+            for (Map.Entry<String, Long> phase : s.phases().entrySet()) {
+                g.writeNumberField(phase.getKey() + "_ms", phase.getValue());
+            }
+            g.writeNumberField("duration_ms", s.durationMillis());
+            if (!s.failures().isEmpty()) {
+                g.writeArrayFieldStart("failures");
+                for (BatchSummary.Failed failed : s.failures().subList(0, Math.min(MAX_FAILURES_NAMED, s.failures().size()))) {
+                    g.writeStartObject();
+                    g.writeStringField("messageId", failed.messageId());
+                    g.writeStringField("status", failed.status());
+                    g.writeStringField("error_kind", failed.failure().kind().label());
+                    g.writeStringField("error_message", failed.failure().message());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+                if (s.failures().size() > MAX_FAILURES_NAMED) {
+                    g.writeNumberField("failures_not_named", s.failures().size() - MAX_FAILURES_NAMED);
+                }
+            }
+        });
+        metrics(function, s);
+    }
+
+    private void metrics(String function, BatchSummary s) {
+        log.metrics(List.of(List.of("Function")), Map.of("Function", function), List.of(
+                Metric.count("Messages", s.messages()),
+                Metric.count("MessagesSucceeded", s.succeeded()),
+                Metric.count("MessagesFailed", s.failed()),
+                Metric.count("MessagesRetried", s.retried()),
+                Metric.count("RecordsWritten", s.recordsWritten()),
+                Metric.count("ReportsFailed", s.reportsFailed()),
+                Metric.millis("Latency", s.durationMillis())));
         // Errors by kind: one document per kind, in two dimension sets, so that Errors{Function}
         // is the total and Errors{Function,ErrorKind} the breakdown.
-        for (Map.Entry<ErrorKind, Integer> error : m.errors().entrySet()) {
+        for (Map.Entry<ErrorKind, Integer> error : s.errors().entrySet()) {
             Map<String, String> dimensions = new LinkedHashMap<>();
-            dimensions.put("Function", m.function());
+            dimensions.put("Function", function);
             dimensions.put("ErrorKind", error.getKey().label());
             log.metrics(List.of(List.of("Function"), List.of("Function", "ErrorKind")), dimensions,
                     List.of(Metric.count("Errors", error.getValue())));

@@ -19,7 +19,8 @@ import software.amazon.awssdk.core.sync.RequestBody;
 /**
  * The ingester's logs carry identifiers (what, where, id, the object's url) but never other metadata
  * values (path, hash, work_id) nor object contents, and every line is one JSON document: metadata or
- * keys with newlines and quotes stay inside a JSON string and cannot forge a line.
+ * keys with newlines and quotes stay inside a JSON string and cannot forge a line. That holds for the
+ * batch's line too, which names each failed message with its reason.
  */
 @ExtendWith(EmulatorsExtension.class)
 class IngesterLogSafetyIT {
@@ -33,6 +34,14 @@ class IngesterLogSafetyIT {
     @AfterEach
     void close() {
         stack.close();
+    }
+
+    private static JsonNode readTree(ObjectMapper json, String line) {
+        try {
+            return json.readTree(line);
+        } catch (java.io.IOException e) {
+            throw new AssertionError(line, e);
+        }
     }
 
     private static String metadata(String where, String id, String path, String workId) {
@@ -74,6 +83,12 @@ class IngesterLogSafetyIT {
         for (String secret : List.of("secret-path-7f3a", HASH, WORK_ID, CONTENT)) {
             assertFalse(logs.contains(secret), secret + " in\n" + logs);
         }
-        assertTrue(logs.contains("\"id\":\"good\""), logs);
+        // and the batch's one line names the failed messages with their reasons, no secret among them either
+        JsonNode batch = lines.stream().map(line -> readTree(json, line))
+                .filter(node -> node.path("message").asText().equals("batch handled")).findFirst().orElseThrow();
+        assertEquals(7, batch.path("messages").asInt(), batch.toString());
+        assertEquals(batch.path("messages").asInt() - batch.path("succeeded").asInt(), batch.path("failures").size(),
+                batch.toString());
+        assertTrue(batch.path("failures").size() >= 4, batch.toString());
     }
 }

@@ -95,9 +95,17 @@ class IngesterTest {
         return found;
     }
 
+    /** The own line of a message that did not succeed. */
     private JsonNode logOf(String messageId) throws Exception {
         return logLines("message handled").stream().filter(n -> n.path("messageId").asText().equals(messageId))
                 .findFirst().orElseThrow();
+    }
+
+    /** The one line of the one batch handled. */
+    private JsonNode batchLine() throws Exception {
+        List<JsonNode> batches = logLines("batch handled");
+        assertEquals(1, batches.size(), String.join("\n", lines.lines));
+        return batches.get(0);
     }
 
     @Test
@@ -124,10 +132,76 @@ class IngesterTest {
         assertEquals("syslog", report.what());
         assertEquals(clock.millis(), report.report().start());
         assertTrue(deadLetters.sent.isEmpty());
-        JsonNode log = logOf("m1");
-        assertEquals("success", log.path("status").asText());
+        JsonNode log = batchLine();
+        assertEquals("INFO", log.path("level").asText());
+        assertEquals(1, log.path("succeeded").asInt());
         assertEquals(1, log.path("records_written").asInt());
-        assertEquals("f1", log.path("id").asText());
+        assertEquals(1, log.path("reports").asInt());
+    }
+
+    @Test
+    void aBatchOfSuccessesLogsOneLineAndNoLinePerMessage() throws Exception {
+        // given three files, one of them spanning two days
+        objects.put(BUCKET, "a.csv", metadata("a", START, null), MODIFIED, 1);
+        objects.put(BUCKET, "b.csv", metadata("b", START, START + DAY), MODIFIED, 1);
+        objects.put(BUCKET, "c.csv", metadata("c", START, null), MODIFIED, 1);
+
+        // when one batch ingests them
+        handle(message("m1", put("a.csv", null)), message("m2", put("b.csv", null)), message("m3", put("c.csv", null)));
+
+        // then the log holds one line for the batch, with its counts and phases, and none per message
+        assertEquals(List.of(), logLines("message handled"));
+        JsonNode batch = batchLine();
+        assertEquals("request-1", batch.path("requestId").asText());
+        assertEquals(List.of(3, 3, 0, 0, 3, 4, 4, 0, 3, 0), List.of("messages", "succeeded", "failed", "retried", "files",
+                "records", "records_written", "records_removed", "reports", "reports_failed").stream()
+                .map(field -> batch.path(field).asInt(-1)).toList());
+        for (String phase : List.of("parse_ms", "objects_ms", "dead_letters_ms", "reports_ms", "duration_ms")) {
+            assertTrue(batch.path(phase).isIntegralNumber(), phase + " in " + batch);
+        }
+        assertFalse(batch.has("failures"), batch.toString());
+        // and the metrics, as before
+        assertEquals(3, metrics().path("MessagesSucceeded").asInt());
+        assertEquals(4, metrics().path("RecordsWritten").asInt());
+    }
+
+    @Test
+    void aFailedMessageHasItsOwnLineAndIsNamedInTheBatchLine() throws Exception {
+        objects.put(BUCKET, KEY, metadata("f1", START, null), MODIFIED, 1);
+
+        handle(message("good", put(KEY, null)), message("poison", "{not json"));
+
+        // the failure has its line, the success none
+        assertEquals(List.of("poison"), logLines("message handled").stream().map(l -> l.path("messageId").asText()).toList());
+        JsonNode own = logOf("poison");
+        assertEquals("ERROR", own.path("level").asText());
+        assertEquals("BadJson", own.path("error_kind").asText());
+        // and the batch line names it with its kind and reason
+        JsonNode batch = batchLine();
+        assertEquals("ERROR", batch.path("level").asText());
+        assertEquals(1, batch.path("succeeded").asInt());
+        assertEquals(1, batch.path("failed").asInt());
+        JsonNode failure = batch.path("failures").get(0);
+        assertEquals(1, batch.path("failures").size());
+        assertEquals("poison", failure.path("messageId").asText());
+        assertEquals("error", failure.path("status").asText());
+        assertEquals("BadJson", failure.path("error_kind").asText());
+        assertEquals(own.path("error_message").asText(), failure.path("error_message").asText());
+    }
+
+    @Test
+    void aBatchLineNamesTwentyFailuresAndCountsTheRest() throws Exception {
+        List<SQSMessage> poison = new ArrayList<>();
+        for (int i = 0; i < Telemetry.MAX_FAILURES_NAMED + 5; i++) {
+            poison.add(message("poison-" + i, "{not json"));
+        }
+
+        handle(new RecordFactory(), poison);
+
+        JsonNode batch = batchLine();
+        assertEquals(Telemetry.MAX_FAILURES_NAMED, batch.path("failures").size());
+        assertEquals(5, batch.path("failures_not_named").asInt());
+        assertEquals(Telemetry.MAX_FAILURES_NAMED + 5, logLines("message handled").size(), "each has its own line");
     }
 
     @Test
@@ -224,12 +298,18 @@ class IngesterTest {
         assertEquals(List.of(), reports.of(ids.get(5)).report().records());
         assertTrue(reports.of(ids.get(5)).report().message().startsWith("s3://" + BUCKET + "/" + deleted + " was removed"),
                 reports.of(ids.get(5)).report().message());
-        // one message owns the duplicate's write
-        assertEquals(1, logOf(ids.get(0)).path("records_written").asInt() + logOf(ids.get(1)).path("records_written").asInt());
+        // the duplicate's records are written once (by the message that owns the object), reported by both
+        JsonNode batch = batchLine();
+        assertEquals(2, batch.path("records_written").asInt());
+        assertEquals(3, batch.path("records").asInt());
+        assertEquals(3, batch.path("files").asInt());
+        // and the one failure is named
+        assertEquals(List.of(ids.get(4)), List.of(batch.path("failures").get(0).path("messageId").asText()));
     }
 
+    /** Which event owns the object is DuplicateEventsTest's; here, what the batch counts. */
     @Test
-    void theSameObjectTwiceIsWrittenOnceOnBehalfOfTheLaterSequencer() throws Exception {
+    void theSameObjectTwiceIsReadAndWrittenOnceAndReportedByBoth() throws Exception {
         // given two notifications of one key, the later event delivered first
         objects.put(BUCKET, KEY, metadata("f1", START, null), MODIFIED, 1024);
 
@@ -241,20 +321,10 @@ class IngesterTest {
         assertEquals(Set.of(), retried(response));
         assertEquals(1, objects.heads.get());
         assertEquals(1, records.table.size());
-        assertEquals(1, logOf("later").path("records_written").asInt());
-        assertEquals(0, logOf("earlier").path("records_written").asInt());
-        assertEquals(1, logOf("earlier").path("records").asInt());
+        assertEquals(1, batchLine().path("records_written").asInt());
+        assertEquals(2, batchLine().path("records").asInt());
+        assertEquals(1, batchLine().path("files").asInt());
         assertEquals(reports.of("later").report().records(), reports.of("earlier").report().records());
-    }
-
-    @Test
-    void withoutSequencersTheLaterMessageOwnsTheWrite() throws Exception {
-        objects.put(BUCKET, KEY, metadata("f1", START, null), MODIFIED, 1024);
-
-        handle(message("first", put(KEY, null)), message("second", put(KEY, null)));
-
-        assertEquals(1, logOf("second").path("records_written").asInt());
-        assertEquals(0, logOf("first").path("records_written").asInt());
     }
 
     @Test
@@ -276,8 +346,9 @@ class IngesterTest {
         // both messages succeed, each reporting its own file, as a one-by-one run would
         assertEquals("s3://" + BUCKET + "/original.csv", reports.of("put").report().records().get(0).url());
         assertEquals("s3://" + BUCKET + "/copy.csv", reports.of("copy").report().records().get(0).url());
-        assertEquals(0, logOf("put").path("records_written").asInt());
-        assertEquals(2, logOf("copy").path("records_written").asInt());
+        // the shared keys are written once, for the newer object
+        assertEquals(2, batchLine().path("records_written").asInt());
+        assertEquals(4, batchLine().path("records").asInt());
     }
 
     @Test

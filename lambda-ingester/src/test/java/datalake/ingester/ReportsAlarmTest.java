@@ -40,9 +40,9 @@ class ReportsAlarmTest {
 
         // When the ingester, named as Lambda names it, counts a report it could not publish
         List<String> lines = new ArrayList<>();
-        new Telemetry(lines::add, Clock.systemUTC()).metrics(new Telemetry.BatchMetrics(function, 1, 1, 0, 0, 1, 1, 5,
-                Map.of()));
-        JsonNode document = JSON.readTree(lines.get(0));
+        new Telemetry(lines::add, Clock.systemUTC()).batch(function, new BatchSummary("request-1", 1, 1, 0, 0, 1, 1, 1,
+                0, 0, 1, Map.of(), 5, Map.of(), List.of()));
+        JsonNode document = JSON.readTree(lines.stream().filter(l -> l.contains("\"_aws\"")).findFirst().orElseThrow());
 
         // Then the alarm reads that very metric: namespace, name, dimension and its value
         JsonNode directive = document.path("_aws").path("CloudWatchMetrics").get(0);

@@ -73,7 +73,9 @@ class ShadedJarIT {
                     lines.add(JSON.readTree(line));
                 }
             }
-            assertEquals(2, lines.stream().filter(l -> "message handled".equals(l.path("message").asText())).count(), output);
+            assertEquals(1, lines.stream().filter(l -> "message handled".equals(l.path("message").asText())).count(), output);
+            assertEquals(1, lines.stream().filter(l -> "batch handled".equals(l.path("message").asText())
+                    && l.path("messages").asInt() == 2 && l.path("failed").asInt() == 1).count(), output);
             assertTrue(lines.stream().anyMatch(l -> s.stack.ingester().functionName().equals(l.path("Function").asText())
                     && l.path("Messages").asInt() == 2), output);
         }

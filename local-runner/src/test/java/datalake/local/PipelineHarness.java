@@ -1,5 +1,8 @@
 package datalake.local;
 
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import datalake.emulators.AwsEndpoints;
@@ -83,7 +86,7 @@ final class PipelineHarness implements AutoCloseable {
     }
 
     /** Lambda's poller of the template's event source mapping, signing as the ingester's role. */
-    SqsLambdaPoller poller(IngesterHandler handler) {
+    SqsLambdaPoller poller(RequestHandler<SQSEvent, SQSBatchResponse> handler) {
         return new SqsLambdaPoller(stack.pollerEndpoints().sqs(), stack.ingestEventSource(), handler, stack.ingester());
     }
 

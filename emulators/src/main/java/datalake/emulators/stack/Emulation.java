@@ -113,6 +113,9 @@ public final class Emulation {
         notEmulated("AWS::CloudWatch::Alarm", "no CloudWatch: alarms never fire (tests check the metrics' log"
                 + " lines)");
         notEmulated("AWS::CloudWatch::Dashboard", "no CloudWatch");
+        notEmulated("AWS::ApplicationAutoScaling::ScalableTarget", "no auto scaling: provisioned tables keep their"
+                + " minimum (BillingModeTest checks the targets)");
+        notEmulated("AWS::ApplicationAutoScaling::ScalingPolicy", "as scalable targets (BillingModeTest)");
     }
 
     private Emulation() {

@@ -43,7 +43,13 @@ final class PhysicalIds {
             case "AWS::ApiGatewayV2::Stage" -> ResolvedTemplate.text(properties(stack, resource).path("StageName"));
             case "AWS::ApiGatewayV2::Api", "AWS::ApiGatewayV2::Integration", "AWS::ApiGatewayV2::Route",
                     "AWS::ApiGatewayV2::Authorizer" -> shortId(stack, id);
+            // CloudFormation's id of a scalable target: resource id, dimension and namespace joined by "|".
+            case "AWS::ApplicationAutoScaling::ScalableTarget" -> String.join("|",
+                    ResolvedTemplate.text(properties(stack, resource).path("ResourceId")),
+                    ResolvedTemplate.text(properties(stack, resource).path("ScalableDimension")),
+                    ResolvedTemplate.text(properties(stack, resource).path("ServiceNamespace")));
             case "AWS::Lambda::Permission", "AWS::Lambda::EventSourceMapping", "AWS::SNS::TopicPolicy",
+                    "AWS::ApplicationAutoScaling::ScalingPolicy",
                     "AWS::SQS::QueuePolicy", "AWS::S3::BucketPolicy", "AWS::IAM::Policy" -> made(stack, id);
             default -> throw new TemplateException("no local convention for the Ref of " + resource.type()
                     + " (resource " + id + ").");

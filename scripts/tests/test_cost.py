@@ -1,0 +1,71 @@
+"""scripts/cost.py's model of the tables' billing modes (docs/COSTS.md, "Billing modes")."""
+import importlib.util
+import json
+import math
+import pathlib
+import subprocess
+import sys
+
+SCRIPT = pathlib.Path(__file__).resolve().parents[1] / "cost.py"
+spec = importlib.util.spec_from_file_location("cost", SCRIPT)
+cost = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(cost)
+
+PRICES = cost.PRICES["us-east-1"]
+
+
+def assumptions(**changes):
+    a = {name: value for name, (value, _) in cost.ASSUMPTIONS.items()}
+    a.update(changes)
+    return a
+
+
+def test_on_demand_throughput_is_four_write_units_and_one_read_unit_a_file():
+    assert math.isclose(cost.on_demand_per_file(assumptions(), PRICES) * 1e6, 4 * 0.625 + 0.125)
+
+
+def test_steady_provisioned_capacity_is_the_load_over_the_target_rounded_up():
+    a = assumptions(target_utilization=70)
+    units, dollars = cost.provisioned_day(a, PRICES, 10e6, [1.0] * 24)
+    per_second = 10e6 / 86400
+    assert units[("records table", "write")] == [math.ceil(2 * per_second / 0.7)] * 24  # record and per-object item
+    assert units[("work-id-index", "write")] == [math.ceil(per_second / 0.7)] * 24
+    assert units[("work-id-index", "read")] == [5] * 24  # the minimum: the ingester never reads the GSI
+    wcu = sum(units[(t, "write")][0] for t in cost.TABLES)
+    rcu = sum(units[(t, "read")][0] for t in cost.TABLES)
+    assert math.isclose(dollars, 24 * (wcu * 0.00065 + rcu * 0.00013))
+
+
+def test_a_busy_day_has_the_peak_factor_and_costs_more_than_a_steady_one():
+    profile, k = cost.day_profile(2.5)
+    assert k > 0
+    assert math.isclose(sum(profile) / 24, 1.0)
+    assert math.isclose(max(profile), 2.5, rel_tol=1e-6)
+    a = assumptions()
+    assert cost.provisioned_day(a, PRICES, 10e6, profile)[1] > cost.provisioned_day(a, PRICES, 10e6, [1.0] * 24)[1]
+
+
+def test_provisioned_costs_less_just_above_the_break_even_and_more_below_it():
+    a = assumptions()
+    steady = [1.0] * 24
+    rate = cost.break_even(a, PRICES, steady)
+    for files_per_day, cheaper in ((rate * 1.01, True), (rate * 0.99, False)):
+        provisioned = cost.provisioned_day(a, PRICES, files_per_day, steady)[1]
+        assert (provisioned < files_per_day * cost.on_demand_per_file(a, PRICES)) == cheaper, files_per_day
+    # below it the minimum capacities are what is paid: 5 units on each table and the GSI, read and write
+    floor = 24 * 3 * 5 * (0.00065 + 0.00013)
+    assert math.isclose(cost.provisioned_day(a, PRICES, rate * 0.5, steady)[1], floor)
+
+
+def test_the_json_carries_both_modes_a_million_files(tmp_path):
+    out = tmp_path / "cost.json"
+    subprocess.run([sys.executable, str(SCRIPT), "--json", str(out)], check=True, capture_output=True)
+    figures = json.loads(out.read_text())
+    on_demand, provisioned = figures["cost_per_million_files_usd"], figures["cost_per_million_files_provisioned_usd"]
+    a = assumptions()
+    units, _ = cost.provisioned_day(a, PRICES, a["files_per_day"], [1.0] * 24)
+    throughput = sum(u[0] * PRICES["ddb_wcu_hour" if kind == "write" else "ddb_rcu_hour"]
+                     for (_, kind), u in units.items()) * 24e6 / a["files_per_day"]
+    # the same million files, DynamoDB's request units replaced by capacity-hours
+    assert math.isclose(provisioned, on_demand - cost.on_demand_per_file(a, PRICES) * 1e6 + throughput, abs_tol=1e-3)
+    assert figures["cost_provisioned_break_even_files_per_day"] < figures["cost_provisioned_files_per_day"]
