@@ -14,6 +14,7 @@ const state = {
   filesPages: [],   // the paths of the pages seen so far, for "Previous page"
   nextFiles: null,  // the path of the next page of files
   binWidth: DAY,    // the coverage step shown, in ms
+  filesOf: null,    // the search whose files are listed
 };
 
 // ---- the API -------------------------------------------------------------------------------------
@@ -69,11 +70,17 @@ function query(params) {
 
 // ---- formatting ------------------------------------------------------------------------------------
 
+/** The one format of a time on this page: "2026-01-01 06:00:00Z" (milliseconds shown when not 0). */
 function iso(ms) {
   if (ms === null || ms === undefined) {
     return "";
   }
   return new Date(ms).toISOString().replace(".000Z", "Z").replace("T", " ");
+}
+
+/** "1 file", "2 files". */
+function plural(n, word) {
+  return n + " " + word + (n === 1 ? "" : "s");
 }
 
 function age(ms) {
@@ -211,7 +218,7 @@ function renderFeeds() {
   }
   const tbody = $("feeds").tBodies[0];
   tbody.replaceChildren(body);
-  $("feeds-summary").textContent = state.feeds.length + " feeds, " + stale + " stale"
+  $("feeds-summary").textContent = plural(state.feeds.length, "feed") + ", " + stale + " stale"
     + (shown < state.feeds.length ? ", " + shown + " shown" : "");
 }
 
@@ -237,11 +244,37 @@ function showFeed(what, where) {
   search();
 }
 
+const SLUG = /^[a-z0-9_-]+$/;
+
+/**
+ * Our own sentence for a what, where or work_id no file can have (the form does not use the browser's
+ * validation, whose bubble left the previous error standing); null when all three can be.
+ */
+function invalidField(s) {
+  for (const [id, name, value] of [["q-what", "what", s.what], ["q-where", "where", s.where],
+    ["q-work-id", "work_id", s.workId]]) {
+    const bad = value !== "" && !SLUG.test(value);
+    $(id).setAttribute("aria-invalid", bad ? "true" : "false");
+    if (bad) {
+      const lower = value.toLowerCase();
+      return { id, text: name + " holds only lower-case letters, digits, - and _, so no file has \u201c" + value + "\u201d"
+        + (SLUG.test(lower) ? ": did you mean \u201c" + lower + "\u201d?" : ".") };
+    }
+  }
+  return null;
+}
+
 async function search() {
   const s = selection();
   if (!s.what) {
     setStatus("Give a what (or pick a feed).", true);
     $("q-what").focus();
+    return;
+  }
+  const invalid = invalidField(s);
+  if (invalid) {
+    setStatus(invalid.text, true);
+    $(invalid.id).focus();
     return;
   }
   if (!s.workId && (Number.isNaN(s.start) || Number.isNaN(s.end))) {
@@ -258,9 +291,11 @@ async function search() {
   const files = s.workId
     ? "/v0/archive/files/?" + query({ what: s.what, where: s.where, work_id: s.workId })
     : "/v0/archive/files/?" + query({ what: s.what, where: s.where, start: s.start, end: s.end });
+  state.filesOf = s;
   const jobs = [loadFiles(files, [])];
   if (s.workId) {
     $("coverage-section").hidden = true;
+    $("skip-timeline").hidden = true;
   } else {
     jobs.push(loadCoverage(s));
   }
@@ -302,8 +337,10 @@ function renderCoverage(s, coverage) {
     el.dataset.files = bin.files;
     el.setAttribute("role", "listitem");
     el.style.height = bin.files === 0 ? "100%" : Math.max(8, Math.round(100 * bin.files / max)) + "%";
-    el.title = iso(bin.start) + ": " + bin.files + " files, " + bytes(bin.bytes);
+    el.title = iso(bin.start) + ": " + plural(bin.files, "file") + ", " + bytes(bin.bytes);
     el.setAttribute("aria-label", el.title);
+    // One tab stop for the whole timeline (the first bar); the arrow keys move between the bars.
+    el.tabIndex = bins.childNodes.length === 0 ? 0 : -1;
     bins.appendChild(el);
     if (bin.files === 0) {
       const last = gaps[gaps.length - 1];
@@ -316,8 +353,8 @@ function renderCoverage(s, coverage) {
   }
   state.binWidth = width;
   $("timeline").replaceChildren(bins);
-  $("axis-start").textContent = iso(coverage.bins.length ? coverage.bins[0].start : s.start);
-  $("axis-end").textContent = iso(coverage.bins.length ? coverage.bins[coverage.bins.length - 1].start + width : s.end);
+  const from = coverage.bins.length ? coverage.bins[0].start : s.start;
+  renderAxis(from, coverage.bins.length ? coverage.bins[coverage.bins.length - 1].start + width : s.end);
   const list = document.createDocumentFragment();
   for (const gap of gaps) {
     const item = document.createElement("li");
@@ -329,10 +366,60 @@ function renderCoverage(s, coverage) {
   }
   $("gaps").replaceChildren(list);
   $("coverage-title").textContent = "Coverage of " + s.what + (s.where ? " from " + s.where : "");
-  $("coverage-summary").textContent = coverage.bins.length + " " + coverage.step + "s, "
-    + gaps.length + (gaps.length === 1 ? " gap" : " gaps") + " (a file counts in every " + coverage.step
+  $("coverage-summary").textContent = plural(coverage.bins.length, coverage.step) + ", "
+    + plural(gaps.length, "gap") + " (a file counts in every " + coverage.step
     + " it touches; select a bar to list its files)";
   $("coverage-section").hidden = false;
+  $("skip-timeline").hidden = false;
+}
+
+/** Steps between axis labels: the first that gives at most seven labels. */
+const TICKS = [HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, DAY, 2 * DAY, 7 * DAY, 14 * DAY, 28 * DAY, 91 * DAY,
+  364 * DAY];
+
+/** Labels at regular intervals (whole hours or days, UTC) along the timeline from start to end. */
+function renderAxis(start, end) {
+  const span = Math.max(1, end - start);
+  const step = TICKS.find((t) => span / t <= 7) || TICKS[TICKS.length - 1];
+  const ticks = document.createDocumentFragment();
+  // A label reads to the right of its mark: none is put where it would not fit (the last eighth).
+  for (let t = Math.ceil(start / step) * step; t < start + span * 0.88; t += step) {
+    const percent = 100 * (t - start) / span;
+    const tick = document.createElement("span");
+    tick.className = "tick";
+    tick.dataset.time = t;
+    tick.style.left = percent + "%";
+    tick.textContent = iso(t);
+    ticks.appendChild(tick);
+  }
+  $("timeline-axis").replaceChildren(ticks);
+}
+
+/** Arrow keys, Home and End move the focus (and the one tab stop) between the timeline's bars. */
+function moveInTimeline(e) {
+  const bars = Array.from($("timeline").querySelectorAll(".bin"));
+  const at = bars.indexOf(document.activeElement);
+  if (at < 0) {
+    return;
+  }
+  const to = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0,
+    End: bars.length - 1 }[e.key];
+  if (to === undefined) {
+    return;
+  }
+  e.preventDefault();
+  focusBar(bars[Math.max(0, Math.min(bars.length - 1, to))]);
+}
+
+function focusBar(bar) {
+  if (!bar) {
+    return;
+  }
+  for (const other of $("timeline").querySelectorAll(".bin[tabindex='0']")) {
+    other.tabIndex = -1;
+  }
+  bar.tabIndex = 0;
+  bar.focus();
 }
 
 function showBin(bin) {
@@ -361,8 +448,8 @@ function renderFiles(page) {
     row.dataset.id = m.id;
     cell(row, m.id);
     cell(row, m.where);
-    cell(row, m.start_iso || iso(m.start));
-    cell(row, m.end_iso || iso(m.end));
+    cell(row, iso(m.start));
+    cell(row, iso(m.end));
     cell(row, bytes(record.size), "num");
     cell(row, m.work_id === null ? "" : m.work_id);
     const details = document.createElement("details");
@@ -384,8 +471,14 @@ function renderFiles(page) {
   $("files").tBodies[0].replaceChildren(rows);
   state.nextFiles = page.next ? localPath(page.next) : null;
   const number = state.filesPages.length;
-  $("files-summary").textContent = page.records.length === 0 ? "no files"
-    : "page " + number + ": " + page.records.length + " files" + (page.next ? ", more follow" : "");
+  const of = state.filesOf;
+  // A work_id search keeps the where of an opened feed: an empty answer says so, with the way out.
+  const narrowed = page.records.length === 0 && of !== null && of.workId !== "" && of.where !== "";
+  $("files-summary").textContent = page.records.length === 0
+    ? "no files" + (of ? " of " + of.what + (of.where ? " from " + of.where : "")
+      + (of.workId ? " with work_id " + of.workId : "") : "")
+    : "page " + number + ": " + plural(page.records.length, "file") + (page.next ? ", more follow" : "");
+  $("files-any-where").hidden = !narrowed;
   $("files-next").disabled = !page.next;
   $("files-prev").disabled = number <= 1;
   $("files-section").hidden = false;
@@ -447,6 +540,12 @@ function init() {
       showBin(bin);
     }
   });
+  $("timeline").addEventListener("keydown", moveInTimeline);
+  $("skip-timeline").addEventListener("click", () => focusBar($("timeline").querySelector(".bin[tabindex='0']")));
+  $("files-any-where").addEventListener("click", () => {
+    $("q-where").value = "";
+    search();
+  });
   $("files-next").addEventListener("click", nextFiles);
   $("files-prev").addEventListener("click", previousFiles);
   document.addEventListener("keydown", (e) => {
@@ -462,6 +561,8 @@ function init() {
       if (first) {
         first.focus();
       }
+    } else if (e.key === "t" && !$("coverage-section").hidden) {
+      focusBar($("timeline").querySelector(".bin[tabindex='0']"));
     } else if (e.key === "n") {
       nextFiles();
     } else if (e.key === "p") {

@@ -29,7 +29,7 @@ public record Metadata(
             MetadataRules.checkWorkId(workId);
         }
         MetadataRules.checkId(id);
-        hash = MetadataRules.checkHash(hash);
+        MetadataRules.checkHash(hash);
         if (end != null && end < start) {
             throw new InvalidMetadataException("end", "metadata field 'end' must not be before 'start'.");
         }

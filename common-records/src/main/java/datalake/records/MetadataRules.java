@@ -1,6 +1,5 @@
 package datalake.records;
 
-import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -19,6 +18,11 @@ public final class MetadataRules {
     public static final int MAX_SLUG_LENGTH = 256;
     /** The most UTF-16 characters of {@code id}. */
     public static final int MAX_ID_LENGTH = 128;
+    /**
+     * The most UTF-16 characters of {@code hash}: a hex SHA-512 fits. The Python datalake never checks a
+     * hash, so any text is taken; this bound keeps metadata at every limit inside S3's 2 KB of user metadata.
+     */
+    public static final int MAX_HASH_LENGTH = 128;
     /** The most UTF-8 bytes an id within {@link #MAX_ID_LENGTH} can take: 3 per UTF-16 character. */
     public static final int MAX_ID_BYTES = 3 * MAX_ID_LENGTH;
     /** DynamoDB's limit on a partition (hash) key value, in bytes. */
@@ -27,7 +31,6 @@ public final class MetadataRules {
     public static final int MAX_SORT_KEY_BYTES = 1024;
 
     private static final Pattern SLUG = Pattern.compile("[a-z0-9_-]+");
-    private static final Pattern HASH = Pattern.compile("[0-9a-fA-F]{32}");
     private static final Pattern WINDOWS_ABSOLUTE = Pattern.compile("[A-Za-z]:\\\\.*");
 
     private MetadataRules() {
@@ -125,13 +128,20 @@ public final class MetadataRules {
         }
     }
 
-    /** Returns the hash in lowercase hex. */
-    static String checkHash(String hash) {
+    /**
+     * A hash is stored and served as given: the datalake client writes the content's BLAKE2b
+     * ({@link ContentHash}), but the Python datalake accepted any text, and producers wrote others.
+     */
+    static void checkHash(String hash) {
         checkText("hash", hash);
-        if (!HASH.matcher(hash).matches()) {
+        if (hash.isEmpty() || hash.length() > MAX_HASH_LENGTH) {
             throw new InvalidMetadataException("hash",
-                    "metadata field 'hash' must be the 16-byte BLAKE2b of the content as 32 hex characters.");
+                    "metadata field 'hash' must be 1 to " + MAX_HASH_LENGTH + " characters long.");
         }
-        return hash.toLowerCase(Locale.ROOT);
+        for (int i = 0; i < hash.length(); i++) {
+            if (Character.isISOControl(hash.charAt(i))) {
+                throw new InvalidMetadataException("hash", "metadata field 'hash' must not contain control characters.");
+            }
+        }
     }
 }

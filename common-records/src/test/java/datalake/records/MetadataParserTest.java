@@ -90,14 +90,6 @@ class MetadataParserTest {
         assertEquals(Fixtures.syslog(), parse(node));
     }
 
-    @Test
-    void hashIsNormalisedToLowercase() {
-        ObjectNode node = syslogNode();
-        node.put("hash", "A3E75EE4F45F676422E038F2C116D000");
-
-        assertEquals("a3e75ee4f45f676422e038f2c116d000", parse(node).hash());
-    }
-
     @ParameterizedTest
     @CsvSource({
         // input, expected ms
@@ -379,9 +371,31 @@ class MetadataParserTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "abc", "a3e75ee4f45f676422e038f2c116d00", "a3e75ee4f45f676422e038f2c116d0000",
-        "g3e75ee4f45f676422e038f2c116d000"})
-    void hashMustBe32HexCharacters(String hash) {
+    @ValueSource(strings = {"12345", "6789", "abc", "A3E75EE4F45F676422E038F2C116D000",
+        "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "md5:5d26a2f9 (partial)", "h\u00e4sh"})
+    void anyHashIsTakenAndKeptAsGiven(String hash) {
+        // the Python datalake never checked a hash: its own ingester fixtures carry "12345" and "6789"
+        ObjectNode node = syslogNode();
+        node.put("hash", hash);
+
+        assertEquals(hash, parse(node).hash());
+    }
+
+    @Test
+    void aHashIsAtMost128Characters() {
+        ObjectNode node = syslogNode();
+        node.put("hash", "f".repeat(MetadataRules.MAX_HASH_LENGTH));
+        assertEquals(128, parse(node).hash().length());
+
+        node.put("hash", "f".repeat(MetadataRules.MAX_HASH_LENGTH + 1));
+        InvalidMetadataException e = rejected(node);
+        assertEquals("hash", e.field());
+        assertEquals("metadata field 'hash' must be 1 to 128 characters long.", e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "ab\ncd", "\u0000", "tab\there", "del\u007f"})
+    void aHashIsNotEmptyAndHasNoControlCharacters(String hash) {
         ObjectNode node = syslogNode();
         node.put("hash", hash);
 

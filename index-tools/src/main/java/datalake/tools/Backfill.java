@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,7 +28,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * time, in key order; each page is followed in chunks on a pool of workers (the HEADs of a chunk run
  * concurrently, its records go out in batched writes) and finishes before the next begins, so the last
  * key of the last finished page is a safe place to resume ({@code --start-after}). Running it twice
- * indexes nothing twice: HEAD decides, and the records' keys are the files'.
+ * indexes nothing twice: HEAD decides, and the records' keys are the files'; a file the index already
+ * held as it is counts as unchanged. Beside it a second listing only counts the keys, so that the
+ * progress bar (and a stopped run's summary) can tell the true fraction done.
  */
 final class Backfill {
     /** Attempts of an object that keeps failing transiently (throttling, 5xx) before it counts as failed. */
@@ -56,19 +59,22 @@ final class Backfill {
     /**
      * What a run did.
      *
+     * @param indexed     files indexed that the index did not hold as they are (new or changed)
+     * @param unchanged   files the index already held as they are (by their per-object items)
+     * @param total       the keys under the target (after {@code --start-after}), when the count finished
      * @param resumeAfter the last key of the last finished page: where a later run continues, or null
      * @param stopped     whether the run stopped before the end of the listing (asked to)
      */
-    record Result(long listed, long indexed, long withoutMetadata, long failed, long gone, List<Problem> problems,
-            String resumeAfter, boolean stopped, Duration elapsed) {
+    record Result(long listed, long indexed, long unchanged, long withoutMetadata, long failed, long gone,
+            List<Problem> problems, Optional<Long> total, String resumeAfter, boolean stopped, Duration elapsed) {
         double objectsPerSecond() {
             return elapsed.toMillis() == 0 ? listed : listed * 1000.0 / elapsed.toMillis();
         }
 
         /** The last line of the output: the counts, for whoever alerts on them. */
         String countsLine() {
-            return "listed=" + listed + " indexed=" + indexed + " skipped_without_metadata=" + withoutMetadata
-                    + " failed=" + failed + " gone=" + gone;
+            return "listed=" + listed + " indexed=" + indexed + " unchanged=" + unchanged + " skipped_without_metadata="
+                    + withoutMetadata + " failed=" + failed + " gone=" + gone;
         }
     }
 
@@ -77,10 +83,14 @@ final class Backfill {
     private final Clock clock;
     final AtomicLong listed = new AtomicLong();
     final AtomicLong indexed = new AtomicLong();
+    final AtomicLong unchanged = new AtomicLong();
     final AtomicLong withoutMetadata = new AtomicLong();
     final AtomicLong failed = new AtomicLong();
     final AtomicLong gone = new AtomicLong();
     private final List<Problem> problems = Collections.synchronizedList(new ArrayList<>());
+    /** Keys the counting listing has seen so far; {@code counted} once it reached the end. */
+    private final AtomicLong keys = new AtomicLong();
+    private volatile boolean counted;
     private volatile String position;
     private volatile long started;
 
@@ -90,14 +100,27 @@ final class Backfill {
         this.clock = clock;
     }
 
-    /** The progress line: the counts, the rate and where the listing is. */
+    /**
+     * The progress line: the objects done out of all under the target (a moving marker and "N+" while
+     * the count runs), the counts, the rate and where the listing is.
+     */
     String progressLine() {
-        long done = indexed.get() + withoutMetadata.get() + failed.get() + gone.get();
+        long done = done();
         long seconds = Math.max(1, (clock.millis() - started) / 1000);
-        return Progress.bar(done, listed.get()) + String.format(Locale.ROOT,
-                " listed %,d | indexed %,d | without metadata %,d | failed %,d | %,d objects/s%s",
-                listed.get(), indexed.get(), withoutMetadata.get(), failed.get(), done / seconds,
-                position == null ? "" : " | after " + abbreviate(position));
+        return Progress.bar(done, counted ? keys.get() : 0) + String.format(Locale.ROOT,
+                " %,d of %,d%s | indexed %,d | unchanged %,d | without metadata %,d | failed %,d | %,d objects/s%s",
+                done, keys.get(), counted ? "" : "+ (counting)", indexed.get(), unchanged.get(), withoutMetadata.get(),
+                failed.get(), done / seconds, position == null ? "" : " | after " + abbreviate(position));
+    }
+
+    /** Objects followed to an outcome. */
+    private long done() {
+        return indexed.get() + unchanged.get() + withoutMetadata.get() + failed.get() + gone.get();
+    }
+
+    /** Whether the count of the keys under the target has finished. */
+    boolean counted() {
+        return counted;
     }
 
     /** Runs until the listing ends or {@code stop} says so (checked between pages). */
@@ -110,6 +133,9 @@ final class Backfill {
             thread.setDaemon(true);
             return thread;
         });
+        Thread counter = new Thread(() -> countKeys(options), "backfill-count");
+        counter.setDaemon(true);
+        counter.start();
         try {
             String token = null;
             do {
@@ -138,9 +164,34 @@ final class Backfill {
             } while (token != null);
         } finally {
             pool.shutdownNow();
+            counter.interrupt();
         }
-        return new Result(listed.get(), indexed.get(), withoutMetadata.get(), failed.get(), gone.get(),
-                List.copyOf(problems), resumeAfter, stopped, Duration.ofMillis(clock.millis() - started));
+        return new Result(listed.get(), indexed.get(), unchanged.get(), withoutMetadata.get(), failed.get(), gone.get(),
+                List.copyOf(problems), counted ? Optional.of(keys.get()) : Optional.empty(), resumeAfter, stopped,
+                Duration.ofMillis(clock.millis() - started));
+    }
+
+    /**
+     * Counts the keys under the target, a page of 1,000 at a time, ahead of the run (a listing costs far
+     * less than following its objects); ends with the run. A failed count leaves the total unknown.
+     */
+    private void countKeys(Options options) {
+        try {
+            for (ListObjectsV2Response page : s3.listObjectsV2Paginator(r -> {
+                r.bucket(options.target().bucket()).prefix(options.target().prefix()).maxKeys(1000);
+                if (options.startAfter() != null) {
+                    r.startAfter(options.startAfter());
+                }
+            })) {
+                if (Thread.currentThread().isInterrupted()) {
+                    return;
+                }
+                keys.addAndGet(page.keyCount() == null ? page.contents().size() : page.keyCount());
+            }
+            counted = true;
+        } catch (RuntimeException e) {
+            // the total stays unknown: the progress bar says so; the backfill itself is not affected
+        }
     }
 
     /** Follows one page, in chunks on the pool, and waits for all of it. */
@@ -186,7 +237,7 @@ final class Backfill {
 
     private void count(Followed followed) {
         if (followed.indexed()) {
-            indexed.incrementAndGet();
+            (followed.unchanged() ? unchanged : indexed).incrementAndGet();
         } else if (followed.withoutMetadata()) {
             withoutMetadata.incrementAndGet();
         } else if (followed.failure() == null) {

@@ -78,9 +78,9 @@ public final class BackfillCommand {
 
     static void print(Backfill.Result r, Backfill.Options options, PrintStream out) {
         out.println(String.format(Locale.ROOT,
-                "backfill of %s: %,d listed, %,d indexed, %,d skipped without metadata, %,d failed, %,d gone"
-                        + " in %.1f s (%,.0f objects/s)",
-                options.target(), r.listed(), r.indexed(), r.withoutMetadata(), r.failed(), r.gone(),
+                "backfill of %s: %,d listed, %,d indexed, %,d unchanged, %,d skipped without metadata, %,d failed,"
+                        + " %,d gone in %.1f s (%,.0f objects/s)",
+                options.target(), r.listed(), r.indexed(), r.unchanged(), r.withoutMetadata(), r.failed(), r.gone(),
                 r.elapsed().toMillis() / 1000.0, r.objectsPerSecond()));
         for (Backfill.Problem problem : r.problems()) {
             out.println("failed: " + problem.url() + ": " + problem.failure().kind().label() + ": "
@@ -90,7 +90,9 @@ public final class BackfillCommand {
             out.println("failed: ... and " + (r.failed() - r.problems().size()) + " more");
         }
         if (r.stopped()) {
-            out.println("stopped before the end: resume with scripts/backfill.sh " + options.target()
+            String done = r.total().map(total -> String.format(Locale.ROOT, " (%,d of %,d objects, %d%%)", r.listed(),
+                    total, total == 0 ? 100 : r.listed() * 100 / total)).orElse("");
+            out.println("stopped before the end" + done + ": resume with scripts/backfill.sh " + options.target()
                     + (r.resumeAfter() == null ? "" : " --start-after '" + r.resumeAfter().replace("'", "'\\''") + "'"));
         }
         out.println(r.countsLine());

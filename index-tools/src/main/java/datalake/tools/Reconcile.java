@@ -61,23 +61,53 @@ final class Reconcile {
     record Finding(Drift drift, String url, String detail) {
     }
 
+    /** A finding whose repair failed, and why. */
+    record Unfixed(Finding finding, String reason) {
+    }
+
+    /** Objects with invalid datalake metadata the output names (the rest are counted). */
+    static final int KEPT_INVALID = 100;
+
     /**
      * @param objects    objects listed under the prefix
-     * @param invalid    objects whose datalake metadata is invalid (never indexed: the DLQ has them; not drift)
-     * @param fixed      findings repaired (with fix)
+     * @param invalid    objects whose datalake metadata is invalid: never indexed, so not drift
+     * @param invalidObjects the first {@value #KEPT_INVALID} of them, each {@code url: reason}
+     * @param fixed      whether the findings were repaired ({@code --fix})
      * @param unfixed    findings whose repair failed, with why
      */
-    record Result(List<Finding> findings, long objects, long invalid, int fixed, List<String> unfixed,
-            Duration elapsed) {
-        long count(Drift drift) {
+    record Result(List<Finding> findings, long objects, long invalid, List<String> invalidObjects, boolean fixed,
+            List<Unfixed> unfixed, Duration elapsed) {
+        static long count(List<Finding> findings, Drift drift) {
             return findings.stream().filter(f -> f.drift() == drift).count();
         }
 
-        /** The last line: the drift counts, for a scheduled job to alert on. */
+        /** Findings repaired. */
+        int repaired() {
+            return fixed ? findings.size() - unfixed.size() : 0;
+        }
+
+        /** The drift after the run: all of it, or after a fix what the repairs left (those that failed). */
+        List<Finding> left() {
+            return fixed ? unfixed.stream().map(Unfixed::finding).toList() : findings;
+        }
+
+        /** The drift found, as counts. */
+        String foundLine() {
+            return counts(findings);
+        }
+
+        /**
+         * The last line: the drift counts after the run (after a fix, computed from the repairs: a finding
+         * whose repair failed is still drift), for a scheduled job to alert on.
+         */
         String countsLine() {
+            return counts(left());
+        }
+
+        private static String counts(List<Finding> findings) {
             StringBuilder line = new StringBuilder();
             for (Drift drift : Drift.values()) {
-                line.append(line.isEmpty() ? "" : " ").append(drift.label).append('=').append(count(drift));
+                line.append(line.isEmpty() ? "" : " ").append(drift.label).append('=').append(count(findings, drift));
             }
             return line.toString();
         }
@@ -126,6 +156,7 @@ final class Reconcile {
         phase = "checking the bucket";
         List<Finding> findings = Collections.synchronizedList(new ArrayList<>());
         long invalid = 0;
+        List<String> invalidObjects = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(concurrency, r -> {
             Thread thread = new Thread(r, "reconcile");
             thread.setDaemon(true);
@@ -150,6 +181,9 @@ final class Reconcile {
                     }
                     if (expected.invalid()) {
                         invalid++;
+                        if (invalidObjects.size() < KEPT_INVALID) {
+                            invalidObjects.add(expected.url() + ": " + expected.problem());
+                        }
                     }
                     compare(expected, records.remove(expected.url()), index.entries.get(expected.url()), findings);
                 }
@@ -174,20 +208,19 @@ final class Reconcile {
         }
         List<Finding> sorted = new ArrayList<>(findings);
         sorted.sort(Comparator.comparing(Finding::drift).thenComparing(Finding::url));
-        int fixed = 0;
-        List<String> unfixed = new ArrayList<>();
+        List<Unfixed> unfixed = new ArrayList<>();
         if (fix) {
             phase = "fixing";
             for (Finding finding : sorted) {
                 try {
                     repair.fix(finding, target, allRecords.get(finding.url()), index.latest);
-                    fixed++;
                 } catch (RuntimeException e) {
-                    unfixed.add(finding.url() + ": " + e.getMessage());
+                    unfixed.add(new Unfixed(finding, e.getMessage()));
                 }
             }
         }
-        return new Result(sorted, listed.get(), invalid, fixed, unfixed, Duration.ofMillis(clock.millis() - started));
+        return new Result(sorted, listed.get(), invalid, invalidObjects, fix, unfixed,
+                Duration.ofMillis(clock.millis() - started));
     }
 
     /** HEADs one object: the records its metadata makes, or none (and why); null when it is gone. */
@@ -227,7 +260,7 @@ final class Reconcile {
                     + expected.records().size() + " record(s) expected)"));
             return;
         }
-        String difference = difference(expected.records(), stored);
+        String difference = RecordDifference.of(expected.records(), stored);
         if (difference != null) {
             findings.add(new Finding(Drift.DIFFERING, url, difference));
             return;
@@ -238,33 +271,6 @@ final class Reconcile {
             findings.add(new Finding(Drift.UNTRACKED, url, entry == null ? "no per-object item"
                     : "its per-object item is out of date"));
         }
-    }
-
-    /** How the stored records differ from the expected ones (expiry aside: it follows the retention), or null. */
-    private static String difference(Map<RecordKey, Record> expected, IndexSnapshot.Stored stored) {
-        if (!stored.unreadable().isEmpty()) {
-            return stored.unreadable().size() + " record(s) this code cannot read";
-        }
-        Map<RecordKey, Record> actual = new HashMap<>();
-        stored.records().forEach(r -> actual.put(RecordKey.of(r), r));
-        if (!actual.keySet().equals(expected.keySet())) {
-            Record some = stored.records().get(0);
-            Record wanted = expected.values().iterator().next();
-            return "index: id " + some.metadata().id() + " in " + actual.size() + " bucket(s); object: id "
-                    + wanted.metadata().id() + " in " + expected.size() + " bucket(s)";
-        }
-        for (Map.Entry<RecordKey, Record> entry : expected.entrySet()) {
-            Record want = entry.getValue();
-            Record have = actual.get(entry.getKey());
-            if (!have.metadata().equals(want.metadata())) {
-                return "the metadata of id " + want.metadata().id() + " differs";
-            }
-            if (have.createTime() != want.createTime() || have.size() != want.size()) {
-                return "index: size " + have.size() + ", create_time " + have.createTime() + "; object: size "
-                        + want.size() + ", create_time " + want.createTime();
-            }
-        }
-        return null;
     }
 
     private static <T> T get(Future<T> future) {

@@ -56,8 +56,7 @@ public final class ReconcileCommand {
                 result = reconcile.run(target, fix);
             }
             print(result, target, fix, out);
-            boolean clean = result.findings().isEmpty() || (fix && result.unfixed().isEmpty());
-            return clean ? 0 : 2;
+            return result.left().isEmpty() ? 0 : 2;
         } catch (ConfigurationException e) {
             err.println("reconcile: " + e.getMessage());
             return 1;
@@ -74,17 +73,32 @@ public final class ReconcileCommand {
                 new RecordFactory(config.maxBucketSpan(), config.retentionDays()), Clock.systemUTC(), workers);
     }
 
+    /**
+     * Each finding, each object with invalid metadata (not drift, but never indexed: whoever owns it
+     * should know), the summary, and last the counts; after a fix, the drift found first and the drift
+     * left last.
+     */
     static void print(Reconcile.Result result, Target target, boolean fix, PrintStream out) {
         for (Reconcile.Finding finding : result.findings()) {
             out.println(String.format(Locale.ROOT, "%-12s %s  %s", finding.drift().label, finding.url(), finding.detail()));
         }
+        for (String invalid : result.invalidObjects()) {
+            out.println("invalid:     " + invalid);
+        }
+        if (result.invalid() > result.invalidObjects().size()) {
+            out.println("invalid:     ... and " + (result.invalid() - result.invalidObjects().size()) + " more");
+        }
         out.println(String.format(Locale.ROOT, "reconcile of %s: %,d objects, %,d drift found%s, %,d with invalid"
-                        + " metadata (not drift: the DLQ has them), in %.1f s",
+                        + " datalake metadata (never indexed, so not drift), in %.1f s",
                 target, result.objects(), result.findings().size(),
-                fix ? String.format(Locale.ROOT, ", %,d fixed", result.fixed()) : "", result.invalid(),
+                fix ? String.format(Locale.ROOT, ", %,d fixed", result.repaired()) : "", result.invalid(),
                 result.elapsed().toMillis() / 1000.0));
-        for (String problem : result.unfixed()) {
-            out.println("not fixed: " + problem);
+        for (Reconcile.Unfixed problem : result.unfixed()) {
+            out.println("not fixed: " + problem.finding().url() + ": " + problem.reason());
+        }
+        if (fix) {
+            out.println("found: " + result.foundLine());
+            out.println("after the fix (the findings whose repair failed):");
         }
         out.println(result.countsLine());
     }

@@ -58,16 +58,23 @@ class BackfillIT {
             Backfill.Options options = new Backfill.Options(Target.parse("s3://" + h.bucket + "/data/"), null,
                     Math.max(1, OBJECTS / 10), 4, 25);
 
-            // when a backfill is stopped after three pages
+            // when a backfill is stopped after three pages (or, should the count of the keys be slower, once it is done)
             AtomicInteger pages = new AtomicInteger();
             Backfill first = new Backfill(h.operator.s3(), h.ingester, Clock.systemUTC());
-            Backfill.Result stopped = first.run(options, () -> pages.getAndIncrement() >= 3);
+            Backfill.Result stopped = first.run(options, () -> first.counted() && pages.getAndIncrement() >= 3);
 
             // then it says so, with where to resume; what it listed is settled
             assertTrue(stopped.stopped());
             assertNotNull(stopped.resumeAfter());
-            assertEquals(3L * options.pageSize(), stopped.listed());
+            assertTrue(stopped.listed() >= 3L * options.pageSize() && stopped.listed() < OBJECTS, "" + stopped.listed());
             assertEquals(stopped.listed(), stopped.indexed() + stopped.withoutMetadata() + stopped.failed());
+            // and its progress bar shows the true fraction of the bucket done, not 100%
+            assertEquals(java.util.Optional.of((long) OBJECTS), stopped.total());
+            String progress = first.progressLine();
+            long percent = stopped.listed() * 100 / OBJECTS;
+            assertTrue(progress.startsWith("[" + "#".repeat((int) (stopped.listed() * 24 / OBJECTS))
+                    + ".".repeat(24 - (int) (stopped.listed() * 24 / OBJECTS)) + "] " + String.format(Locale.ROOT,
+                    "%3d%% %,d of %,d |", percent, stopped.listed(), OBJECTS)), progress);
 
             // when it is resumed after that key
             Backfill second = new Backfill(h.operator.s3(), h.ingester, Clock.systemUTC());
@@ -88,11 +95,20 @@ class BackfillIT {
             assertEquals(OBJECTS, h.entries().size(), "one per-object item per object");
             assertEquals(13, AWS.dynamoDb().scan(r -> r.tableName(h.latestTable)).count(), "a latest entry per host");
 
-            // and a second full run changes nothing (idempotent)
+            // and a second full run changes nothing (idempotent), and says so: every file unchanged
             Backfill again = new Backfill(h.operator.s3(), h.ingester, Clock.systemUTC());
             Backfill.Result twice = again.run(options, () -> false);
-            assertEquals(valid, twice.indexed());
+            assertEquals(0, twice.indexed());
+            assertEquals(valid, twice.unchanged());
+            assertTrue(twice.countsLine().contains(" indexed=0 unchanged=" + valid + " "), twice.countsLine());
             assertEquals(records.size(), h.records().size());
+
+            // and a file changed since is indexed again, the others unchanged
+            String changed = String.format(Locale.ROOT, "data/%06d.log", 1);
+            h.put(changed, ToolsHarness.metadata("host-1", "f1-changed", ToolsHarness.START + 1));
+            Backfill.Result third = new Backfill(h.operator.s3(), h.ingester, Clock.systemUTC()).run(options, () -> false);
+            assertEquals(1, third.indexed());
+            assertEquals(valid - 1, third.unchanged());
 
             System.out.printf(Locale.ROOT, "backfill: resumed run %d objects in %d ms, %.0f objects/s; a full run again"
                             + " over the %d objects (idempotent) in %d ms, %.0f objects/s%n", rest.listed(),
@@ -104,20 +120,22 @@ class BackfillIT {
     @Test
     void theCommandPrintsTheSummaryTheResumeLineAndTheCountsLast() {
         // the summary of a stopped run, as the command prints it
-        Backfill.Result result = new Backfill.Result(300, 240, 30, 30, 0, List.of(), "data/000299.log", true,
-                java.time.Duration.ofSeconds(2));
+        Backfill.Result result = new Backfill.Result(300, 200, 40, 30, 30, 0, List.of(), java.util.Optional.of(1200L),
+                "data/000299.log", true, java.time.Duration.ofSeconds(2));
         Backfill.Options options = new Backfill.Options(Target.parse("s3://bucket/data/"), null, 100, 4, 25);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
         BackfillCommand.print(result, options, new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
         List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
-        assertTrue(lines.get(0).contains("300 listed, 240 indexed, 30 skipped without metadata, 30 failed"), lines.get(0));
+        assertTrue(lines.get(0).contains("300 listed, 200 indexed, 40 unchanged, 30 skipped without metadata, 30 failed"),
+                lines.get(0));
         assertTrue(lines.get(0).contains("150 objects/s"), lines.get(0));
         assertEquals("failed: ... and 30 more", lines.get(1));
-        assertEquals("stopped before the end: resume with scripts/backfill.sh s3://bucket/data/ --start-after"
-                + " 'data/000299.log'", lines.get(2));
-        assertEquals("listed=300 indexed=240 skipped_without_metadata=30 failed=30 gone=0", lines.get(lines.size() - 1));
+        assertEquals("stopped before the end (300 of 1,200 objects, 25%): resume with scripts/backfill.sh"
+                + " s3://bucket/data/ --start-after 'data/000299.log'", lines.get(2));
+        assertEquals("listed=300 indexed=200 unchanged=40 skipped_without_metadata=30 failed=30 gone=0",
+                lines.get(lines.size() - 1));
     }
 
     @Test

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.RecordItems;
+import datalake.dynamodb.RecordKey;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
+import datalake.records.Metadata;
 import datalake.records.MetadataParser;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
@@ -90,6 +92,7 @@ class ReconcileIT {
             Record ghost = new RecordFactory().records(MetadataParser.parse(                         // stale latest
                     ToolsHarness.metadata("host-g", "ghost", START)), h.url("logs/ghost.log"), 1L, 1L).get(0);
             AWS.dynamoDb().putItem(r -> r.tableName(h.latestTable).item(RecordItems.toLatestItem(ghost)));
+            h.put("logs/invalid.log", ToolsHarness.metadata("Not A Slug", "invalid", START));         // not drift
 
             // then the reconciliation finds exactly that
             Reconcile.Result found = reconcile(h).run(target, false);
@@ -104,11 +107,29 @@ class ReconcileIT {
                     "untracked " + h.url("logs/legacy.log"),
                     "stale_latest " + h.url("logs/ghost.log"))), findings(found));
             assertEquals("missing=1 orphaned=2 differing=4 untracked=1 stale_latest=1", found.countsLine());
+            // and each differing finding names the fields that differ
+            Map<String, String> details = new LinkedHashMap<>();
+            found.findings().forEach(f -> details.put(f.url().substring(h.url("logs/").length()), f.detail()));
+            long dSize = AWS.s3().headObject(r -> r.bucket(h.bucket).key("logs/d.log")).contentLength();
+            assertEquals("differs in size (index 999, object " + dSize + ")", details.get("d.log"));
+            assertTrue(details.get("c.log").startsWith("differs in id (index c, object c2), start (index " + START
+                    + ", object " + (START + 86_400_000L) + "), path"), details.get("c.log"));
+            assertTrue(details.get("c.log").endsWith("; records: index 1, object 1 (other day buckets)"), details.get("c.log"));
+            assertTrue(details.get("f.log").startsWith("differs in id (index f-extra, object f), path, size (index 1,"),
+                    details.get("f.log"));
+            assertTrue(details.get("f.log").endsWith("; records: index 2, object 1"), details.get("f.log"));
+            // and the object with invalid metadata is named, not counted as drift
+            assertEquals(1, found.invalid());
+            assertTrue(found.invalidObjects().get(0).startsWith(h.url("logs/invalid.log")
+                    + ": invalid datalake metadata (metadata field 'where'"), found.invalidObjects().toString());
 
             // when it fixes them
             Reconcile.Result fixing = reconcile(h).run(target, true);
-            assertEquals(9, fixing.fixed());
+            assertEquals(9, fixing.repaired());
             assertEquals(List.of(), fixing.unfixed());
+            // then its output ends with the drift left, none, after the drift it found
+            assertEquals("missing=1 orphaned=2 differing=4 untracked=1 stale_latest=1", fixing.foundLine());
+            assertEquals("missing=0 orphaned=0 differing=0 untracked=0 stale_latest=0", fixing.countsLine());
 
             // then none is left, and the index is the bucket's
             assertEquals(Set.of(), findings(reconcile(h).run(target, false)));
@@ -127,13 +148,52 @@ class ReconcileIT {
     void theOutputEndsWithTheCounts() {
         Reconcile.Result result = new Reconcile.Result(List.of(
                 new Reconcile.Finding(Reconcile.Drift.MISSING, "s3://bkt/x", "not in the index (1 record(s) expected)")),
-                10, 0, 0, List.of(), java.time.Duration.ofMillis(1500));
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                10, 1, List.of("s3://bkt/y: invalid datalake metadata (metadata field 'what' is required and must not"
+                        + " be null.)"), false, List.of(), java.time.Duration.ofMillis(1500));
 
-        ReconcileCommand.print(result, Target.parse("s3://bkt/"), false, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        List<String> lines = printed(result, false);
 
-        List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
         assertEquals("missing      s3://bkt/x  not in the index (1 record(s) expected)", lines.get(0));
+        assertEquals("invalid:     s3://bkt/y: invalid datalake metadata (metadata field 'what' is required and must"
+                + " not be null.)", lines.get(1));
+        // true whether or not the bucket notifies (with no notifications, no DLQ has them)
+        assertTrue(lines.get(2).contains(", 1 with invalid datalake metadata (never indexed, so not drift),"), lines.get(2));
         assertEquals("missing=1 orphaned=0 differing=0 untracked=0 stale_latest=0", lines.get(lines.size() - 1));
+    }
+
+    @Test
+    void afterAFixTheLastLineIsTheDriftLeft() {
+        Reconcile.Finding missing = new Reconcile.Finding(Reconcile.Drift.MISSING, "s3://bkt/x", "not in the index");
+        Reconcile.Finding orphaned = new Reconcile.Finding(Reconcile.Drift.ORPHANED, "s3://bkt/z", "1 record(s)");
+        Reconcile.Result result = new Reconcile.Result(List.of(missing, orphaned), 10, 0, List.of(), true,
+                List.of(new Reconcile.Unfixed(orphaned, "throttled")), java.time.Duration.ofMillis(1500));
+
+        List<String> lines = printed(result, true);
+
+        assertTrue(lines.contains("not fixed: s3://bkt/z: throttled"), lines.toString());
+        assertTrue(lines.get(2).contains("2 drift found, 1 fixed"), lines.get(2));
+        assertEquals("found: missing=1 orphaned=1 differing=0 untracked=0 stale_latest=0", lines.get(lines.size() - 3));
+        assertEquals("missing=0 orphaned=1 differing=0 untracked=0 stale_latest=0", lines.get(lines.size() - 1));
+    }
+
+    @Test
+    void aDifferingRecordNamesEachFieldThatDiffers() {
+        Metadata object = MetadataParser.parse(ToolsHarness.metadata("host-a", "a", START));
+        Record want = new RecordFactory().records(object, "s3://bkt/a", 2_000L, 30L).get(0);
+        Record have = new RecordFactory().records(object.withTimes(START, START + 1000L), "s3://bkt/a", 2_000L, 31L)
+                .get(0);
+
+        String detail = RecordDifference.of(Map.of(RecordKey.of(want), want),
+                new IndexSnapshot.Stored(List.of(have), List.of()));
+
+        assertEquals("differs in end (index " + (START + 1000L) + ", object null), size (index 31, object 30)", detail);
+        assertEquals(null, RecordDifference.of(Map.of(RecordKey.of(want), want),
+                new IndexSnapshot.Stored(List.of(want), List.of())));
+    }
+
+    private static List<String> printed(Reconcile.Result result, boolean fix) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ReconcileCommand.print(result, Target.parse("s3://bkt/"), fix, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return bytes.toString(StandardCharsets.UTF_8).lines().toList();
     }
 }

@@ -12,8 +12,11 @@ import datalake.dynamodb.ObjectEntry;
  *                 metadata; a transient one: try again), or null
  * @param records  the records of its current state (one per day bucket), when indexed
  * @param removed  records of an earlier state deleted
+ * @param unchanged indexed, and the index already held it so (its per-object item named this object,
+ *                 metadata and records, with nothing stale): its records were written again, as they were
  */
-public record Followed(ObjectEvent event, ObjectEntry.State state, Failure failure, int records, int removed) {
+public record Followed(ObjectEvent event, ObjectEntry.State state, Failure failure, int records, int removed,
+        boolean unchanged) {
     /** Indexed as it is now. */
     public boolean indexed() {
         return state == ObjectEntry.State.INDEXED && failure == null;

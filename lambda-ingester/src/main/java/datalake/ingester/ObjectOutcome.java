@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -181,7 +182,20 @@ record ObjectOutcome(BatchObject object, Observation observation, ObjectIndex.Co
 
     /** What following it did, as {@link Ingester#follow} answers it. */
     Followed followed() {
-        return new Followed(event(), state(), failure, recordCount(), removed);
+        return new Followed(event(), state(), failure, recordCount(), removed, unchanged());
+    }
+
+    /** Found as the index already had it: the entry it replaced named the same object, metadata and records. */
+    boolean unchanged() {
+        ObjectEntry previous = previous();
+        if (!stored() || previous == null || !previous.indexed() || superseded != null || removed > 0
+                || !previous.staleKeys().isEmpty()) {
+            return false;
+        }
+        ObjectEntry now = entry();
+        return previous.metadata().equals(now.metadata()) && previous.createTime() == now.createTime()
+                && previous.size() == now.size() && Objects.equals(previous.etag(), now.etag())
+                && Set.copyOf(previous.recordKeys()).equals(Set.copyOf(now.recordKeys()));
     }
 
     // ---------------------------------------------------------------- the steps' results

@@ -1,7 +1,6 @@
 package datalake.ingester;
 
 import static datalake.ingester.TestFiles.DAY;
-import static datalake.ingester.TestFiles.HASH;
 import static datalake.ingester.TestFiles.START;
 import static datalake.ingester.TestFiles.metadata;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -43,6 +42,8 @@ class IngesterLimitsIT {
     private static final Emulators AWS = Emulators.shared();
     /** A slug of every allowed character class: lowercase letters, digits, '-' and '_'. */
     private static final String SLUG_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789-_";
+    /** A hash at its limit (hex SHA-512 is as long): stored and served as given. */
+    private static final String LONGEST_HASH = "F0".repeat(MetadataRules.MAX_HASH_LENGTH / 2);
 
     /** A slug of exactly {@code length} characters beginning with {@code prefix}. */
     private static String slug(String prefix, int length) {
@@ -120,6 +121,7 @@ class IngesterLimitsIT {
             List<Record> records = s.recordsOf("longest.log");
             assertEquals(4, records.size());
             assertEquals(1, s.recordsOf("longest-no-work.log").size());
+            assertEquals(LONGEST_HASH, records.get(0).metadata().hash());
 
             // and each key is stored whole, at its longest: range key 641 bytes, GSI hash keys 513 and 643
             String rangeKey = where + ":" + longId;
@@ -181,7 +183,7 @@ class IngesterLimitsIT {
         }
         String json = "{\"version\":0,\"start\":" + start + ",\"end\":" + end + ",\"path\":\"/var/log/longest.log\","
                 + "\"work_id\":" + (workId == null ? "null" : "\"" + workId + "\"") + ",\"where\":\"" + where
-                + "\",\"what\":\"" + what + "\",\"id\":\"" + escapedId + "\",\"hash\":\"" + HASH + "\"}";
+                + "\",\"what\":\"" + what + "\",\"id\":\"" + escapedId + "\",\"hash\":\"" + LONGEST_HASH + "\"}";
         assertTrue(json.length() + "datalake".length() <= 2048, "over S3's 2 KB of user metadata: " + json.length());
         return json;
     }

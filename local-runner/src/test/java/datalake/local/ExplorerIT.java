@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -22,13 +23,17 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.interactions.Actions;
 
 /**
  * The explorer page in headless Chromium against the local runner with its demo data and planted
  * data: a sensor feed of hourly files with six missing hours. The feeds table lists the demo feeds
  * and marks the stopped one stale; the sensor's hourly timeline shows the gap; paging through its
- * files (with the keyboard) shows each file once; a download link returns the file. The test saves
- * a screenshot (target/explorer.png).
+ * files (with the keyboard) shows each file once; a download link returns the file. The timeline is
+ * one tab stop, reached by a skip link and walked with the arrow keys, its axis labelled at regular
+ * intervals; every time on the page has one format, and one file is "1 file". An upper-case what gets
+ * our sentence in place of the previous error; a work_id search that keeps an opened feed's where says
+ * so and offers every where. The test saves a screenshot (target/explorer.png).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -182,6 +187,96 @@ class ExplorerIT {
         assertEquals(2, all("#files tbody tr").size());
         assertTrue(all("#files tbody tr").stream().allMatch(r -> r.getText().contains(DemoData.WORK_ID)));
         assertTrue(!one("#coverage-section").isDisplayed(), "a work_id has no time range to draw");
+    }
+
+    @Test
+    @Order(6)
+    void theTimelineIsOneTabStopReachedByTheSkipLinkAndWalkedWithTheArrowKeys() {
+        // given the sensor's hourly timeline, opened from a link
+        browser.driver.get(runner.api + "/#what=sensor&where=probe01&start=" + first + "&end="
+                + (first + HOURS * HOUR - 1) + "&step=hour");
+        browser.driver.navigate().refresh();
+        browser.await(d -> all("#timeline .bin").size() == HOURS);
+
+        // when the keyboard user tabs once and takes the skip link
+        new Actions(browser.driver).sendKeys(Keys.TAB).perform();
+        assertEquals("skip-timeline", active().getDomAttribute("id"), "the first tab stop skips to the timeline");
+        active().sendKeys(Keys.ENTER);
+
+        // then the first bar has the focus, and the arrow keys, Home and End move it
+        assertEquals(Long.toString(first), active().getDomAttribute("data-start"));
+        active().sendKeys(Keys.ARROW_RIGHT);
+        assertEquals(Long.toString(first + HOUR), active().getDomAttribute("data-start"));
+        active().sendKeys(Keys.END);
+        assertEquals(Long.toString(first + (HOURS - 1) * HOUR), active().getDomAttribute("data-start"));
+        active().sendKeys(Keys.HOME);
+        active().sendKeys(Keys.ARROW_RIGHT);
+        assertEquals(1, all("#timeline .bin[tabindex='0']").size(), "the timeline is one tab stop");
+        // and Enter lists the bar's one file, in the singular
+        active().sendKeys(Keys.ENTER);
+        browser.await(d -> one("#files-summary").getText().equals("page 1: 1 file"));
+        assertTrue(one("#timeline .bin:not(.gap)").getDomAttribute("title").contains(": 1 file, "),
+                one("#timeline .bin:not(.gap)").getDomAttribute("title"));
+
+        // and the axis is labelled at regular intervals, not only at its ends
+        List<Long> ticks = all("#timeline-axis .tick").stream().map(t -> Long.parseLong(t.getDomAttribute("data-time")))
+                .toList();
+        assertTrue(ticks.size() >= 4, ticks.toString());
+        for (int i = 1; i < ticks.size(); i++) {
+            assertEquals(ticks.get(1) - ticks.get(0), ticks.get(i) - ticks.get(i - 1), "regular: " + ticks);
+        }
+
+        // and every time on the page has one format
+        List<String> times = new ArrayList<>();
+        all("#feeds tbody td:nth-child(3), #files tbody td:nth-child(3), #files tbody td:nth-child(4),"
+                + " #timeline-axis .tick").forEach(e -> times.add(e.getText()));
+        Pattern format = Pattern.compile("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d(\\.\\d{3})?Z");
+        assertTrue(times.size() > 10, times.toString());
+        assertEquals(List.of(), times.stream().filter(t -> !format.matcher(t).matches()).toList());
+        assertTrue(format.matcher(one("#gaps li").getText().replaceAll("^no files from (.*) to .*$", "$1")).matches(),
+                one("#gaps li").getText());
+    }
+
+    @Test
+    @Order(7)
+    void anUpperCaseWhatGetsOurMessageInPlaceOfThePreviousError() {
+        WebElement what = one("#q-what");
+        what.clear();
+        one("#q-work-id").clear();
+        what.sendKeys(Keys.ENTER);
+        browser.await(d -> one("#status").getText().equals("Give a what (or pick a feed)."));
+
+        what.sendKeys("SENSOR" + Keys.ENTER);
+
+        browser.await(d -> one("#status").getText().startsWith("what holds only lower-case letters"));
+        assertTrue(one("#status").getText().endsWith("did you mean \u201csensor\u201d?"), one("#status").getText());
+        assertEquals("true", what.getDomAttribute("aria-invalid"));
+    }
+
+    @Test
+    @Order(8)
+    void aWorkIdSearchAfterOpeningAFeedSaysWhereItLookedAndOffersEveryWhere() {
+        // given a feed opened (what and where filled), then another what and a work_id of another where
+        one("#feeds tr[data-feed='syslog:webserver01'] .feed-link").click();
+        browser.await(d -> one("#q-where").getDomProperty("value").equals("webserver01"));
+        one("#q-what").clear();
+        one("#q-what").sendKeys("job-output");
+        one("#q-work-id").sendKeys(DemoData.WORK_ID + Keys.ENTER);
+
+        // then the empty answer names the where it kept, with the way out
+        browser.await(d -> one("#files-summary").getText().equals("no files of job-output from webserver01 with work_id "
+                + DemoData.WORK_ID));
+        WebElement everyWhere = one("#files-any-where");
+        assertTrue(everyWhere.isDisplayed());
+
+        everyWhere.click();
+        browser.await(d -> one("#files-summary").getText().equals("page 1: 2 files"));
+        assertEquals("", one("#q-where").getDomProperty("value"));
+        assertTrue(!one("#files-any-where").isDisplayed());
+    }
+
+    private WebElement active() {
+        return browser.driver.switchTo().activeElement();
     }
 
     private List<String> ids() {

@@ -1,6 +1,7 @@
 package datalake.local;
 
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,6 +16,8 @@ import datalake.ingester.IngesterClients;
 import datalake.ingester.IngesterConfig;
 import datalake.ingester.IngesterHandler;
 import datalake.ingester.Telemetry;
+import datalake.query.QueryConfig;
+import datalake.query.QueryHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -55,12 +58,19 @@ final class PipelineHarness implements AutoCloseable {
 
     /** A stack with these parameters, its ingest queue's visibility timeout this many seconds. */
     PipelineHarness(Emulators aws, String hint, Map<String, String> parameters, int visibilityTimeoutSeconds) {
+        this(aws, hint, parameters, visibilityTimeoutSeconds, true);
+    }
+
+    /** The same, with a bucket that notifies nobody when {@code notifying} is false (the test sends the notifications). */
+    PipelineHarness(Emulators aws, String hint, Map<String, String> parameters, int visibilityTimeoutSeconds,
+            boolean notifying) {
         this.aws = aws;
-        this.stack = DatalakeStack.builder(aws).prefix(DatalakeStack.uniquePrefix(hint)).parameters(parameters)
+        DatalakeStack.Builder builder = DatalakeStack.builder(aws).prefix(DatalakeStack.uniquePrefix(hint))
+                .parameters(parameters)
                 .template(TemplateCopy.ofRepositoryTemplate()
                         .replace("VisibilityTimeout: 360", "VisibilityTimeout: " + visibilityTimeoutSeconds).write())
-                .unversionedBucket()
-                .build();
+                .unversionedBucket();
+        this.stack = (notifying ? builder : builder.bucketWithoutNotifications()).build();
         this.ingesterAws = stack.endpointsOf(DatalakeStack.INGESTER);
         this.reportQueueUrl = stack.subscribeReportQueue();
     }
@@ -149,6 +159,25 @@ final class PipelineHarness implements AutoCloseable {
             }
         }
         return records;
+    }
+
+    /** The query function's handler on this stack, signing as its role. */
+    QueryHandler queryHandler() {
+        AwsEndpoints role = stack.endpointsOf(DatalakeStack.QUERY);
+        return new QueryHandler(QueryConfig.fromEnvironment(stack.query().environment()), role.dynamoDb(), role.s3(),
+                Emulators.presignerFor(aws.motoEndpoint(), stack.credentialsOf(DatalakeStack.QUERY)));
+    }
+
+    /** A GET of the files route with this query, as API Gateway hands it to the query function. */
+    static APIGatewayV2HTTPEvent filesQuery(String rawQuery) {
+        APIGatewayV2HTTPEvent event = new APIGatewayV2HTTPEvent();
+        event.setRawPath("/v0/archive/files/");
+        event.setRawQueryString(rawQuery);
+        event.setHeaders(Map.of("host", "localhost"));
+        event.setRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder()
+                .withHttp(APIGatewayV2HTTPEvent.RequestContext.Http.builder().withMethod("GET").build())
+                .withStage("$default").build());
+        return event;
     }
 
     static JsonNode parse(String json) {

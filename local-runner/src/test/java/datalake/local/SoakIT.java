@@ -4,18 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.RequestHandler;
-import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
-import datalake.emulators.AwsEndpoints;
-import datalake.emulators.DatalakeStack;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.emulators.SqsLambdaPoller;
 import datalake.ingester.IngesterHandler;
-import datalake.query.QueryConfig;
 import datalake.query.QueryHandler;
 import java.io.IOException;
 import java.net.URI;
@@ -329,21 +325,11 @@ class SoakIT {
 
     /** Every page of one time query over all soak files, through the query Lambda's handler. */
     private static List<String> queryAll(PipelineHarness p) {
-        QueryConfig config = QueryConfig.fromEnvironment(p.stack.query().environment());
-        AwsEndpoints role = p.stack.endpointsOf(DatalakeStack.QUERY);
-        QueryHandler query = new QueryHandler(config, role.dynamoDb(), role.s3(),
-                Emulators.presignerFor(AWS.motoEndpoint(), p.stack.credentialsOf(DatalakeStack.QUERY)));
+        QueryHandler query = p.queryHandler();
         List<String> urls = new ArrayList<>();
         String rawQuery = "what=" + WHAT + "&start=" + (T0 - DAY) + "&end=" + (T0 + 3 * DAY);
         for (int page = 0; rawQuery != null; page++) {
-            APIGatewayV2HTTPEvent event = new APIGatewayV2HTTPEvent();
-            event.setRawPath("/v0/archive/files/");
-            event.setRawQueryString(rawQuery);
-            event.setHeaders(Map.of("host", "localhost"));
-            event.setRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder()
-                    .withHttp(APIGatewayV2HTTPEvent.RequestContext.Http.builder().withMethod("GET").build())
-                    .withStage("$default").build());
-            APIGatewayV2HTTPResponse response = query.handleRequest(event, null);
+            APIGatewayV2HTTPResponse response = query.handleRequest(PipelineHarness.filesQuery(rawQuery), null);
             assertEquals(200, response.getStatusCode(), response.getBody());
             JsonNode body = PipelineHarness.parse(response.getBody());
             body.path("records").forEach(r -> urls.add(r.path("url").asText()));
