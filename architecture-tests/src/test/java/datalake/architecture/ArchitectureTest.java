@@ -156,11 +156,11 @@ class ArchitectureTest {
     private static final Map<String, List<String>> PUBLIC_TYPES = Map.of(
             // The pure domain, used by every other module (ContentHash also by the local runner's pushes).
             "datalake.records", List.of("ContentHash", "DatalakeJson", "InvalidMetadataException", "Keys",
-                    "Metadata", "MetadataParser", "MetadataRules", "Record", "RecordFactory", "StatusReport",
-                    "TimeBuckets", "Times", "UnsupportedTimeRangeException"),
-            // The record format and the per-object items, shared by both functions and the tools.
-            "datalake.dynamodb", List.of("ObjectEntry", "ObjectItems", "RecordItems", "RecordKey", "StoredRecord",
-                    "UnreadableItemException"),
+                    "Metadata", "MetadataParser", "MetadataRules", "Record", "RecordFactory", "ShardMap",
+                    "ShardMapSource", "StatusReport", "TimeBuckets", "Times", "UnsupportedTimeRangeException"),
+            // The record format, the per-object items and the shard map, shared by both functions and the tools.
+            "datalake.dynamodb", List.of("CachedShardMap", "ObjectEntry", "ObjectItems", "RecordItems", "RecordKey",
+                    "ShardMapItem", "ShardMapTable", "StoredRecord", "UnreadableItemException"),
             // The functions' shared runtime: environment catalogue, SDK clients, JSON log, SnapStart priming.
             "datalake.lambda", List.of("CannedHttpClient", "ConfigurationException", "Environment",
                     "EnvironmentVariable", "JsonLog", "LambdaCredentials", "LambdaHttpClient", "Priming",
@@ -174,8 +174,8 @@ class ArchitectureTest {
                     "S3ObjectStore", "Sleeper", "StoredObject", "Telemetry"),
             // The Lambda handler (template.yaml) and the API the local runner and the benchmarks build.
             "datalake.query", List.of("QueryApi", "QueryClients", "QueryConfig", "QueryHandler"),
-            // Command-line entry points (scripts/backfill.sh, scripts/reconcile.sh).
-            "datalake.tools", List.of("BackfillCommand", "ReconcileCommand"),
+            // Command-line entry points (scripts/backfill.sh, scripts/reconcile.sh, scripts/shards.sh).
+            "datalake.tools", List.of("BackfillCommand", "ReconcileCommand", "ShardsCommand"),
             // scripts/local.sh and scripts/push.sh.
             "datalake.local", List.of("LocalRunner", "Push"),
             // The benchmarks scripts/bench.sh runs by class name.

@@ -140,8 +140,9 @@ public final class DatalakeJson {
         }
         TimeIndexKey timeKey = TimeIndexKey.parse(node.path("time_index_key").asText());
         JsonNode expires = node.get("expires_at");
-        return new Record(timeKey.bucket(), node.path("url").asText(null), node.path("create_time").asLong(),
-                node.path("size").asLong(), MetadataParser.fromNormalisedJson(node.get("metadata")),
+        return new Record(timeKey.bucket(), timeKey.shard(), node.path("url").asText(null),
+                node.path("create_time").asLong(), node.path("size").asLong(),
+                MetadataParser.fromNormalisedJson(node.get("metadata")),
                 expires == null || expires.isNull() ? null : expires.asLong());
     }
 

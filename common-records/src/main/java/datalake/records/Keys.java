@@ -6,26 +6,60 @@ package datalake.records;
  */
 public final class Keys {
     public static final char SEPARATOR = ':';
+    /** Between a WHAT and its shard in a sharded {@code time_index_key} (never in a WHAT: slugs are a-z0-9_-). */
+    public static final char SHARD_SEPARATOR = '#';
     /** Prefix of the work-id key of a file without a work_id (spreads such files over many hash keys). */
     public static final String NULL_WORK_ID_PREFIX = "null";
 
     private Keys() {
     }
 
-    /** {@code <bucket>:<what>}, the table's hash key. */
-    public record TimeIndexKey(long bucket, String what) {
+    /**
+     * {@code <bucket>:<what>}, the table's hash key; {@code <bucket>:<what>#<shard>} on a day its WHAT is
+     * written sharded ({@link ShardMap}). {@code shard} is {@link #UNSHARDED} for the plain key.
+     */
+    public record TimeIndexKey(long bucket, String what, int shard) {
+        /** The shard of a plain {@code <bucket>:<what>} key. */
+        public static final int UNSHARDED = -1;
+
+        public TimeIndexKey {
+            if (shard < UNSHARDED) {
+                throw new IllegalArgumentException("a shard number is 0 or more.");
+            }
+        }
+
+        /** The plain key {@code <bucket>:<what>}. */
+        public TimeIndexKey(long bucket, String what) {
+            this(bucket, what, UNSHARDED);
+        }
+
+        public boolean sharded() {
+            return shard != UNSHARDED;
+        }
+
         @Override
         public String toString() {
-            return bucket + ":" + what;
+            return sharded() ? bucket + ":" + what + SHARD_SEPARATOR + shard : bucket + ":" + what;
         }
 
         public static TimeIndexKey parse(String key) {
             int sep = separator(key, "time_index_key");
+            long bucket;
             try {
-                return new TimeIndexKey(Long.parseLong(key.substring(0, sep)), key.substring(sep + 1));
+                bucket = Long.parseLong(key.substring(0, sep));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("time_index_key must start with a day bucket number.");
             }
+            String what = key.substring(sep + 1);
+            int hash = what.indexOf(SHARD_SEPARATOR);
+            if (hash < 0) {
+                return new TimeIndexKey(bucket, what);
+            }
+            String shard = what.substring(hash + 1);
+            if (hash == 0 || !shard.matches("(0|[1-9][0-9]{0,8})")) {
+                throw new IllegalArgumentException("a sharded time_index_key ends in #<shard number>.");
+            }
+            return new TimeIndexKey(bucket, what.substring(0, hash), Integer.parseInt(shard));
         }
     }
 

@@ -9,13 +9,15 @@ import datalake.records.Keys.WorkIdIndexKey;
  * One datalake record (format version 0): a file's entry in one day bucket. A file spanning
  * several days has one record per bucket, identical but for the bucket.
  *
+ * @param shard      the shard of its {@code time_index_key}, or {@link TimeIndexKey#UNSHARDED} ({@link ShardMap})
  * @param url        {@code s3://<bucket>/<key>}, the key URL-decoded
  * @param createTime the object's LastModified, ms since the epoch
  * @param size       the object's size in bytes
  * @param expiresAt  epoch seconds after which DynamoDB TTL may delete the record, or null
  */
 @SuppressWarnings("AvoidCommonTypeNames") // the domain's name; java.lang.Record is never needed by simple name here
-public record Record(long bucket, String url, long createTime, long size, Metadata metadata, Long expiresAt) {
+public record Record(long bucket, int shard, String url, long createTime, long size, Metadata metadata,
+        Long expiresAt) {
     public static final int VERSION = 0;
 
     public Record {
@@ -29,7 +31,7 @@ public record Record(long bucket, String url, long createTime, long size, Metada
     }
 
     public TimeIndexKey timeIndexKey() {
-        return new TimeIndexKey(bucket, metadata.what());
+        return new TimeIndexKey(bucket, metadata.what(), shard);
     }
 
     public RangeKey rangeKey() {

@@ -5,19 +5,21 @@ import java.util.List;
 
 /**
  * Turns a file (its metadata and the facts of its stored object) into its records: one per day
- * bucket its time range touches. Configured once from {@code DATALAKE_MAX_BUCKET_SPAN} and
- * {@code DATALAKE_RETENTION_DAYS}.
+ * bucket its time range touches, each under the key the shard map in force gives its day. Configured
+ * once from {@code DATALAKE_MAX_BUCKET_SPAN}, {@code DATALAKE_RETENTION_DAYS} and the shard map's source.
  */
 public final class RecordFactory {
     private static final long DAY_SECONDS = 86_400L;
     private final int maxBucketSpan;
     private final Integer retentionDays;
+    private final ShardMapSource shards;
 
     /**
      * @param maxBucketSpan the most buckets one file may span (default {@link TimeBuckets#DEFAULT_MAX_SPAN})
      * @param retentionDays days a record is kept after its end (or start), or null to keep it forever
+     * @param shards        the shard map in force (read once per file)
      */
-    public RecordFactory(int maxBucketSpan, Integer retentionDays) {
+    public RecordFactory(int maxBucketSpan, Integer retentionDays, ShardMapSource shards) {
         if (maxBucketSpan < 1) {
             throw new IllegalArgumentException("the maximum bucket span must be at least 1");
         }
@@ -26,10 +28,21 @@ public final class RecordFactory {
         }
         this.maxBucketSpan = maxBucketSpan;
         this.retentionDays = retentionDays;
+        this.shards = shards;
+    }
+
+    /** No WHAT sharded. */
+    public RecordFactory(int maxBucketSpan, Integer retentionDays) {
+        this(maxBucketSpan, retentionDays, ShardMapSource.NONE);
     }
 
     public RecordFactory() {
         this(TimeBuckets.DEFAULT_MAX_SPAN, null);
+    }
+
+    /** The shard map in force, as the records are keyed by it. */
+    public ShardMap shardMap() {
+        return shards.current();
     }
 
     public int maxBucketSpan() {
@@ -41,9 +54,11 @@ public final class RecordFactory {
         long[] buckets = TimeBuckets.span(metadata, maxBucketSpan);
         Long expiresAt = retentionDays == null ? null
                 : Math.floorDiv(metadata.endOrStart(), 1000L) + retentionDays * DAY_SECONDS;
+        ShardMap map = shards.current();
         List<Record> records = new ArrayList<>(buckets.length);
         for (long bucket : buckets) {
-            records.add(new Record(bucket, url, createTime, size, metadata, expiresAt));
+            int shard = map.timeIndexKey(bucket, metadata.what(), metadata.where()).shard();
+            records.add(new Record(bucket, shard, url, createTime, size, metadata, expiresAt));
         }
         return records;
     }

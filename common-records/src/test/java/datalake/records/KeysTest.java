@@ -24,6 +24,20 @@ class KeysTest {
     }
 
     @Test
+    void aShardedTimeKeyCarriesItsShardAfterTheWhat() {
+        assertEquals("16514:syslog#3", new TimeIndexKey(16514, "syslog", 3).toString());
+        assertEquals(new TimeIndexKey(16514, "syslog", 3), TimeIndexKey.parse("16514:syslog#3"));
+        assertEquals(new TimeIndexKey(16514, "syslog", 0), TimeIndexKey.parse("16514:syslog#0"));
+        assertEquals(false, TimeIndexKey.parse("16514:syslog").sharded());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1:syslog#", "1:#2", "1:syslog#-1", "1:syslog#01", "1:syslog#x", "1:syslog#1#2"})
+    void malformedShardsAreRejected(String key) {
+        assertThrows(IllegalArgumentException.class, () -> TimeIndexKey.parse(key));
+    }
+
+    @Test
     void aNullWorkIdBecomesNullAndTheFileId() {
         assertEquals("nullabc:syslog", WorkIdIndexKey.of(null, "syslog", "abc").toString());
         assertEquals("job:syslog", WorkIdIndexKey.of("job", "syslog", "abc").toString());

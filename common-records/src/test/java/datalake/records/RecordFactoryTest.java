@@ -57,6 +57,21 @@ class RecordFactoryTest {
     }
 
     @Test
+    void aShardedWhatsRecordsGoUnderTheShardOfTheirWhereFromTheMapsFirstDayOn() {
+        Metadata m = Fixtures.syslog().withTimes(10 * DAY_MS + 12 * 3600_000, 12 * DAY_MS + 1);
+        ShardMap map = ShardMap.EMPTY.with("syslog", new ShardMap.Entry(11, 4));
+
+        List<Record> records = new RecordFactory(30, null, () -> map).records(m, URL, 5, 6);
+
+        // webserver02's shard among 4 is 1 (ShardMapTest's vectors); day 10 is before the first entry
+        assertEquals(List.of("10:syslog", "11:syslog#1", "12:syslog#1"),
+                records.stream().map(r -> r.timeIndexKey().toString()).toList());
+        assertEquals("webserver02:6309e115c2914d0f8622973422626954", records.get(1).rangeKey().toString());
+        assertEquals("null6309e115c2914d0f8622973422626954:syslog", records.get(1).workIdIndexKey().toString(),
+                "the GSI key is unchanged");
+    }
+
+    @Test
     void tooManyBucketsAreRejected() {
         Metadata m = Fixtures.syslog().withTimes(0, 30 * DAY_MS);
 
@@ -86,9 +101,9 @@ class RecordFactoryTest {
     void newerMeansGreaterStartThenGreaterCreateTime() {
         Metadata early = Fixtures.syslog().withTimes(1000, null);
         Metadata late = Fixtures.syslog().withTimes(2000, null);
-        Record earlyNew = new Record(0, URL, 900, 1, early, null);
-        Record lateOld = new Record(0, URL, 100, 1, late, null);
-        Record lateNew = new Record(0, URL, 200, 1, late, null);
+        Record earlyNew = new Record(0, -1, URL, 900, 1, early, null);
+        Record lateOld = new Record(0, -1, URL, 100, 1, late, null);
+        Record lateNew = new Record(0, -1, URL, 200, 1, late, null);
 
         assertEquals(true, lateOld.isNewerThan(earlyNew));
         assertEquals(false, earlyNew.isNewerThan(lateOld));

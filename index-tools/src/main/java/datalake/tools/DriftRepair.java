@@ -11,6 +11,7 @@ import datalake.ingester.Ingester;
 import datalake.ingester.ObjectEvent;
 import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
+import datalake.records.RecordFactory;
 import datalake.records.TimeBuckets;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,14 +32,16 @@ final class DriftRepair {
     private final DynamoRecordsTable recordsTable;
     private final DynamoObjectIndex objectIndex;
     private final DynamoLatestTable latestTable;
+    private final RecordFactory factory;
     private final Clock clock;
 
     DriftRepair(Ingester ingester, DynamoRecordsTable recordsTable, DynamoObjectIndex objectIndex,
-            DynamoLatestTable latestTable, Clock clock) {
+            DynamoLatestTable latestTable, RecordFactory factory, Clock clock) {
         this.ingester = ingester;
         this.recordsTable = recordsTable;
         this.objectIndex = objectIndex;
         this.latestTable = latestTable;
+        this.factory = factory;
         this.clock = clock;
     }
 
@@ -92,8 +95,8 @@ final class DriftRepair {
             return;
         }
         long newest = TimeBuckets.bucketOf(entry.metadata().start());
-        Optional<Record> replacement = recordsTable.newest(entry.metadata().what(), entry.metadata().where(), newest,
-                newest - 90);
+        Optional<Record> replacement = recordsTable.newest(entry.metadata().where(), factory.shardMap()
+                .timeIndexKeys(entry.metadata().what(), entry.metadata().where(), newest, newest - 90));
         if (replacement.filter(r -> r.url().equals(entry.url()) && r.createTime() == entry.createTime()
                 && r.metadata().equals(entry.metadata())).isPresent()) {
             return;

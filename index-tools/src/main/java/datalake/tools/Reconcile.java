@@ -135,7 +135,7 @@ final class Reconcile {
         this.factory = factory;
         this.clock = clock;
         this.concurrency = concurrency;
-        this.repair = new DriftRepair(ingester, recordsTable, objectIndex, latestTable, clock);
+        this.repair = new DriftRepair(ingester, recordsTable, objectIndex, latestTable, factory, clock);
     }
 
     String progressLine() {

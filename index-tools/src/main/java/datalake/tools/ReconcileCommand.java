@@ -4,9 +4,9 @@ import datalake.ingester.DynamoLatestTable;
 import datalake.ingester.DynamoObjectIndex;
 import datalake.ingester.DynamoRecordsTable;
 import datalake.ingester.Backoff;
+import datalake.ingester.Ingester;
 import datalake.ingester.S3ObjectStore;
 import datalake.lambda.ConfigurationException;
-import datalake.records.RecordFactory;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.Locale;
@@ -70,7 +70,7 @@ public final class ReconcileCommand {
                 new DynamoRecordsTable(dynamoDb, config.recordsTable(), Backoff.standard()),
                 new DynamoObjectIndex(dynamoDb, config.recordsTable(), Backoff.standard()),
                 config.latestTable() == null ? null : new DynamoLatestTable(dynamoDb, config.latestTable()),
-                new RecordFactory(config.maxBucketSpan(), config.retentionDays()), Clock.systemUTC(), workers);
+                Ingester.recordFactory(config, dynamoDb), Clock.systemUTC(), workers);
     }
 
     /**

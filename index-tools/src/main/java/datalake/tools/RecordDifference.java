@@ -1,6 +1,7 @@
 package datalake.tools;
 
 import datalake.dynamodb.RecordKey;
+import datalake.records.Keys;
 import datalake.records.Metadata;
 import datalake.records.Record;
 import java.util.HashSet;
@@ -36,8 +37,18 @@ final class RecordDifference {
             return null;
         }
         String records = sameKeys ? "" : (fields.isEmpty() ? "" : "; ") + "records: index " + keys.size()
-                + ", object " + expected.size() + (keys.size() == expected.size() ? " (other day buckets)" : "");
+                + ", object " + expected.size() + (keys.size() != expected.size() ? ""
+                        : days(keys).equals(days(expected.keySet()))
+                                ? " (under other shard keys than the shard map gives their days: written before a change)"
+                                : " (other day buckets)");
         return (fields.isEmpty() ? "" : "differs in " + String.join(", ", fields.values())) + records;
+    }
+
+    /** The day buckets of record keys, whether sharded or not. */
+    private static Set<Long> days(Set<RecordKey> keys) {
+        Set<Long> days = new HashSet<>();
+        keys.forEach(key -> days.add(Keys.TimeIndexKey.parse(key.timeIndexKey()).bucket()));
+        return days;
     }
 
     /**

@@ -3,6 +3,7 @@ package datalake.tools;
 import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.ObjectItems;
 import datalake.dynamodb.RecordItems;
+import datalake.dynamodb.ShardMapItem;
 import datalake.emulators.AwsEndpoints;
 import datalake.emulators.DatalakeStack;
 import datalake.emulators.Emulators;
@@ -60,6 +61,13 @@ final class ToolsHarness implements AutoCloseable {
         return new Tools(config, new IngesterClients(operator.s3(), operator.dynamoDb(), null, null), ingester);
     }
 
+    /** The tools as a new run of a command builds them: an ingester of its own, whose shard map is read afresh. */
+    Tools newRun() {
+        IngesterClients clients = new IngesterClients(operator.s3(), operator.dynamoDb(), null, null);
+        return new Tools(config, clients, Ingester.forAws(config, clients).concurrency(4)
+                .telemetry(Telemetry.discarding()).build());
+    }
+
     static String metadata(String where, String id, long start) {
         return "{\"version\":0,\"start\":" + start + ",\"end\":null,\"path\":\"/var/log/" + id + ".log\",\"work_id\":null,"
                 + "\"where\":\"" + where + "\",\"what\":\"syslog\",\"id\":\"" + id + "\",\"hash\":\"" + HASH + "\"}";
@@ -93,7 +101,7 @@ final class ToolsHarness implements AutoCloseable {
     List<Record> records() {
         List<Record> records = new ArrayList<>();
         for (Map<String, AttributeValue> item : items()) {
-            if (!ObjectItems.isObjectItem(item)) {
+            if (!ObjectItems.isObjectItem(item) && !ShardMapItem.isShardMapItem(item)) {
                 records.add(RecordItems.fromItem(item));
             }
         }

@@ -49,14 +49,14 @@ public record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff 
     }
 
     @Override
-    public Optional<Record> newest(String what, String where, long newestBucket, long oldestBucket) {
+    public Optional<Record> newest(String where, List<TimeIndexKey> days) {
         Record best = null;
-        for (long bucket = newestBucket; bucket >= oldestBucket; bucket--) {
+        for (TimeIndexKey day : days) {
             // A file with a record in an older bucket starts before this bucket's first millisecond.
-            if (best != null && best.metadata().start() >= TimeBuckets.startOf(bucket + 1)) {
+            if (best != null && best.metadata().start() >= TimeBuckets.startOf(day.bucket() + 1)) {
                 break;
             }
-            String hash = new TimeIndexKey(bucket, what).toString();
+            String hash = day.toString();
             Map<String, AttributeValue> start = null;
             do {
                 Map<String, AttributeValue> from = start;

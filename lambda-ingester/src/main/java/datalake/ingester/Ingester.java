@@ -2,6 +2,8 @@ package datalake.ingester;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import datalake.dynamodb.CachedShardMap;
+import datalake.dynamodb.ShardMapTable;
 import datalake.records.RecordFactory;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -13,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * Ingests one SQS batch of S3 notifications: parse every message, follow every distinct object once
@@ -73,7 +76,7 @@ public final class Ingester implements AutoCloseable {
      */
     public static Builder forAws(IngesterConfig config, IngesterClients clients) {
         return builder()
-                .recordFactory(new RecordFactory(config.maxBucketSpan(), config.retentionDays()))
+                .recordFactory(recordFactory(config, clients.dynamoDb()))
                 .objects(new S3ObjectStore(clients.s3()))
                 .records(new DynamoRecordsTable(clients.dynamoDb(), config.recordsTable(), Backoff.standard()))
                 .index(new DynamoObjectIndex(clients.dynamoDb(), config.recordsTable(), Backoff.standard()))
@@ -85,6 +88,15 @@ public final class Ingester implements AutoCloseable {
                 .deadLetters(config.deadLetterUrl() == null ? DeadLetterQueue.NONE
                         : new SqsDeadLetterQueue(clients.sqs(), config.deadLetterUrl()))
                 .functionName(config.functionName());
+    }
+
+    /**
+     * The records of a file as the configuration makes them, keyed by the shard map of the records table
+     * (read at most once a minute: {@link CachedShardMap}). The tools check the index with the same.
+     */
+    public static RecordFactory recordFactory(IngesterConfig config, DynamoDbClient dynamoDb) {
+        return new RecordFactory(config.maxBucketSpan(), config.retentionDays(),
+                new CachedShardMap(new ShardMapTable(dynamoDb, config.recordsTable()), Clock.systemUTC()));
     }
 
     /** The parts of an {@link Ingester}; unset optional parts take the defaults named on each setter. */

@@ -11,8 +11,9 @@ import java.util.List;
 /**
  * The ingester's SnapStart priming: one batch (a raw S3 event, the same in an SNS envelope, and a
  * message that is not JSON) through the ingester the handler builds ({@link Ingester#forAws}), so
- * that the snapshot holds parsing, validation, the records, the SDK's HeadObject, UpdateItem (the
- * per-object commit), BatchWriteItem, PutItem, BatchGetItem (the commit's check), PublishBatch and
+ * that the snapshot holds parsing, validation, the records, the SDK's GetItem (the shard map, found
+ * absent), HeadObject, UpdateItem (the per-object commit), BatchWriteItem, PutItem, BatchGetItem (the
+ * commit's check), PublishBatch and
  * SendMessageBatch, the reports and the dead letters, loaded and warmed.
  * Its logs and metrics are written and discarded: priming must not count as traffic.
  */
@@ -24,6 +25,7 @@ final class IngesterPriming {
     /** The answer of each call the batch makes. */
     static final List<Answer> ANSWERS = List.of(
             Priming.headOfTheFile(),
+            Answer.body("GetItem", "{}"),
             Answer.body("UpdateItem", "{}"),
             Answer.body("BatchWriteItem", "{\"UnprocessedItems\":{}}"),
             // The commit's read-back finds no entry: the check's path runs, the message goes back (no traffic).

@@ -133,8 +133,9 @@ final class LatestUpkeep {
                     && now.metadata().where().equals(current.metadata().where())) {
                 newestBucket = Math.max(newestBucket, now.records(factory).get(0).bucket());
             }
-            Optional<Record> replacement = records.newest(current.metadata().what(), current.metadata().where(),
-                    newestBucket, newestBucket - LOOKBACK_DAYS);
+            Optional<Record> replacement = records.newest(current.metadata().where(), factory.shardMap()
+                    .timeIndexKeys(current.metadata().what(), current.metadata().where(), newestBucket,
+                            newestBucket - LOOKBACK_DAYS));
             if (!replacement.filter(r -> sameFile(r, current)).isPresent() && latest.replace(current, replacement)) {
                 hints.is(current.whatWhereKey(), replacement.orElse(null));
             }

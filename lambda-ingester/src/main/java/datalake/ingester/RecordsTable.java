@@ -1,5 +1,6 @@
 package datalake.ingester;
 
+import datalake.records.Keys.TimeIndexKey;
 import datalake.records.Record;
 import java.util.List;
 import java.util.Map;
@@ -18,10 +19,10 @@ interface RecordsTable {
     Map<Record, Failure> write(List<Record> records, Deadline deadline);
 
     /**
-     * The newest file (greatest start, then create_time) of {@code what} at {@code where} among the
-     * records of the day buckets {@code oldestBucket..newestBucket}, read newest bucket first and no
-     * further than an older bucket could hold a later start; empty when there is none. For the latest
-     * table, when its file has left the index.
+     * The newest file (greatest start, then create_time) at {@code where} among the records of these
+     * day buckets' keys (one WHAT's, as the shard map gives them: {@code ShardMap.timeIndexKeys}), read
+     * newest bucket first and no further than an older bucket could hold a later start; empty when there
+     * is none. For the latest table, when its file has left the index.
      */
-    Optional<Record> newest(String what, String where, long newestBucket, long oldestBucket);
+    Optional<Record> newest(String where, List<TimeIndexKey> days);
 }

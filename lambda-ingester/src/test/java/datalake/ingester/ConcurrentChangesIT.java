@@ -12,6 +12,7 @@ import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.records.Keys.WhatWhereKey;
 import datalake.records.MetadataParser;
+import datalake.records.Keys.TimeIndexKey;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
 import java.time.Clock;
@@ -195,8 +196,8 @@ class ConcurrentChangesIT {
                     }
 
                     @Override
-                    public Optional<Record> newest(String what, String where, long newestBucket, long oldestBucket) {
-                        return records.newest(what, where, newestBucket, oldestBucket);
+                    public Optional<Record> newest(String where, List<TimeIndexKey> days) {
+                        return records.newest(where, days);
                     }
                 })
                 .index(new ObjectIndex() {

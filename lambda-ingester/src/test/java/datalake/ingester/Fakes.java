@@ -3,6 +3,7 @@ package datalake.ingester;
 import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.RecordKey;
 import datalake.records.Keys.WhatWhereKey;
+import datalake.records.Keys.TimeIndexKey;
 import datalake.records.Record;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -150,11 +151,10 @@ final class Fakes {
         }
 
         @Override
-        public synchronized Optional<Record> newest(String what, String where, long newestBucket, long oldestBucket) {
+        public synchronized Optional<Record> newest(String where, List<TimeIndexKey> days) {
             Record best = null;
             for (Record record : table.values()) {
-                if (record.metadata().what().equals(what) && record.metadata().where().equals(where)
-                        && record.bucket() <= newestBucket && record.bucket() >= oldestBucket
+                if (days.contains(record.timeIndexKey()) && record.metadata().where().equals(where)
                         && (best == null || record.isNewerThan(best) || DynamoRecordsTable.sameFileEarlierBucket(record, best))) {
                     best = record;
                 }

@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.ObjectItems;
+import datalake.dynamodb.ShardMapItem;
 import datalake.dynamodb.RecordItems;
 import datalake.emulators.AwsEndpoints;
 import datalake.emulators.DatalakeStack;
@@ -200,11 +201,11 @@ final class IngesterHarness implements AutoCloseable {
         return "s3://" + bucket() + "/" + key;
     }
 
-    /** Every record item of the records table (the per-object items left out). */
+    /** Every record item of the records table (the per-object items and the shard map left out). */
     List<Map<String, AttributeValue>> items() {
         List<Map<String, AttributeValue>> items = new ArrayList<>();
         for (Map<String, AttributeValue> item : allItems()) {
-            if (!ObjectItems.isObjectItem(item)) {
+            if (!ObjectItems.isObjectItem(item) && !ShardMapItem.isShardMapItem(item)) {
                 items.add(item);
             }
         }

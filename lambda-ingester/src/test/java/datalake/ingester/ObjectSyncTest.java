@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.RecordKey;
+import datalake.records.Keys.TimeIndexKey;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
 import java.time.Duration;
@@ -93,8 +94,8 @@ class ObjectSyncTest {
             }
 
             @Override
-            public Optional<Record> newest(String what, String where, long newestBucket, long oldestBucket) {
-                return records.newest(what, where, newestBucket, oldestBucket);
+            public Optional<Record> newest(String where, List<TimeIndexKey> days) {
+                return records.newest(where, days);
             }
         };
 

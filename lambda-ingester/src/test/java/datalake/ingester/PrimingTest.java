@@ -23,10 +23,10 @@ class PrimingTest {
         // when the snapshot hook primes
         int calls = SnapshotPriming.prime(IngesterPriming.of(config), Region.of(config.region()));
 
-        // then every call of a batch went to the priming client: the HEAD of the one object, its
+        // then every call of a batch went to the priming client: the shard map, the HEAD of the one object, its
         // per-object commit, its records, the latest table, the commit's check (which finds no entry, so
         // that message goes back), and the dead letter and report of the message that is not JSON
-        assertEquals(7, calls);
+        assertEquals(8, calls);
     }
 
     @Test

@@ -18,11 +18,11 @@ final class CoverageReader {
     /** Items one DynamoDB Query reads; a bucket is read to its end. */
     private static final int READ_LIMIT = 1000;
 
-    private final RecordsTable table;
+    private final BucketReader buckets;
     private final ExecutorService executor;
 
-    CoverageReader(RecordsTable table, ExecutorService executor) {
-        this.table = table;
+    CoverageReader(BucketReader buckets, ExecutorService executor) {
+        this.buckets = buckets;
         this.executor = executor;
     }
 
@@ -72,7 +72,7 @@ final class CoverageReader {
         long[] byteCounts = new long[query.binCount()];
         String position = null;
         do {
-            RecordsTable.Slice slice = table.queryBucket(bucket, query.what(), files.rangePrefix(), position, READ_LIMIT);
+            RecordsTable.Slice slice = buckets.read(bucket, query.what(), query.where(), position, READ_LIMIT);
             for (StoredRecord record : slice.records()) {
                 if (Intersection.emits(record, files)) {
                     count(query, record, fileCounts, byteCounts);

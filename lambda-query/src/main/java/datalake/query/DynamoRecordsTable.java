@@ -27,9 +27,8 @@ record DynamoRecordsTable(DynamoDbClient dynamoDb, String tableName, UnreadableI
         implements RecordsTable {
 
     @Override
-    public Slice queryBucket(long bucket, String what, String rangePrefix, String after, int limit) {
-        return query(null, RecordItems.TIME_INDEX_KEY, new TimeIndexKey(bucket, what).toString(), rangePrefix, after,
-                limit);
+    public Slice queryKey(TimeIndexKey key, String rangePrefix, String after, int limit) {
+        return query(null, RecordItems.TIME_INDEX_KEY, key.toString(), rangePrefix, after, limit);
     }
 
     @Override

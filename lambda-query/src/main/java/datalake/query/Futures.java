@@ -1,9 +1,11 @@
 package datalake.query;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
 /** Waiting for the concurrent bucket reads, with their exceptions as they were thrown. */
@@ -37,6 +39,33 @@ final class Futures {
             throw e;
         } catch (Exception e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Runs the reads concurrently on the executor and answers their results in order (a single read runs on
+     * the caller's thread: another thread gains nothing).
+     */
+    static <T> List<T> all(ExecutorService executor, List<Callable<T>> reads) {
+        if (reads.size() <= 1) {
+            List<T> results = new ArrayList<>(reads.size());
+            for (Callable<T> read : reads) {
+                results.add(call(read));
+            }
+            return results;
+        }
+        List<Future<T>> pending = new ArrayList<>(reads.size());
+        try {
+            for (Callable<T> read : reads) {
+                pending.add(executor.submit(read));
+            }
+            List<T> results = new ArrayList<>(reads.size());
+            for (Future<T> read : pending) {
+                results.add(join(read));
+            }
+            return results;
+        } finally {
+            cancel(pending);
         }
     }
 

@@ -1,7 +1,6 @@
 package datalake.query;
 
 import datalake.dynamodb.StoredRecord;
-import datalake.records.Keys.RangeKey;
 import datalake.records.TimeBuckets;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -30,14 +29,14 @@ final class LatestFinder {
     private static final int WAVE = 8;
     private static final int READ_LIMIT = 200;
 
-    private final RecordsTable records;
+    private final BucketReader buckets;
     private final LatestTable latest;
     private final ExecutorService executor;
     private final Clock clock;
 
     /** @param latest the latest table, or null to always scan the day buckets */
-    LatestFinder(RecordsTable records, LatestTable latest, ExecutorService executor, Clock clock) {
-        this.records = records;
+    LatestFinder(BucketReader buckets, LatestTable latest, ExecutorService executor, Clock clock) {
+        this.buckets = buckets;
         this.latest = latest;
         this.executor = executor;
         this.clock = clock;
@@ -85,9 +84,8 @@ final class LatestFinder {
     private StoredRecord newestIn(long bucket, String what, String where, long horizon) {
         StoredRecord best = null;
         String position = null;
-        String prefix = RangeKey.prefix(where);
         do {
-            RecordsTable.Slice slice = records.queryBucket(bucket, what, prefix, position, READ_LIMIT);
+            RecordsTable.Slice slice = buckets.read(bucket, what, where, position, READ_LIMIT);
             for (StoredRecord record : slice.records()) {
                 if (record.start() <= horizon && (best == null || record.isNewerThan(best))) {
                     best = record;

@@ -3,9 +3,12 @@ package datalake.query;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
+import datalake.dynamodb.CachedShardMap;
+import datalake.dynamodb.ShardMapTable;
 import datalake.dynamodb.StoredRecord;
 import datalake.lambda.JsonLog;
 import datalake.records.MetadataRules;
+import datalake.records.ShardMapSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Clock;
@@ -58,12 +61,16 @@ public final class QueryApi {
                 : new DynamoLatestTable(b.aws.dynamoDb(), config.latestTable(), unreadable);
         this.files = b.files != null ? b.files : new S3ObjectStore(aws(b).s3(), aws(b).presigner());
         Clock clock = Objects.requireNonNull(b.clock, "clock");
-        ExecutorService executor = readExecutor();
-        this.timePager = new TimeQueryPager(records, executor, b.limits);
+        ShardMapSource shards = b.shards != null ? b.shards : b.aws == null ? ShardMapSource.NONE
+                : new CachedShardMap(new ShardMapTable(b.aws.dynamoDb(), config.recordsTable()), clock);
+        ExecutorService executor = readExecutor("datalake-query-read-");
+        // A day's shards are read on threads of their own: the day reads wait for them, never the reverse.
+        BucketReader buckets = new BucketReader(records, shards, readExecutor("datalake-query-shard-"));
+        this.timePager = new TimeQueryPager(buckets, executor, b.limits);
         this.workIdPager = new WorkIdQueryPager(records, b.limits.pageSize(), b.limits.readLimit());
-        this.latestFinder = new LatestFinder(records, latest, executor, clock);
+        this.latestFinder = new LatestFinder(buckets, latest, executor, clock);
         this.feeds = latest == null ? null : FeedsPager.forApi(latest, clock);
-        this.coverage = new CoverageReader(records, executor);
+        this.coverage = new CoverageReader(buckets, executor);
         this.version = buildVersion();
     }
 
@@ -73,9 +80,10 @@ public final class QueryApi {
 
     /**
      * The API on AWS, as the handler builds it (and SnapStart priming, the local runner and the tests, on
-     * other clients): the records table and its GSI, the latest table when the configuration names one,
-     * the storage bucket. They are made at {@link Builder#build()}, so that they report unreadable items
-     * to the builder's log; the builder may still change any part (a test's log or clock).
+     * other clients): the records table and its GSI, its shard map (read at most once a minute), the latest
+     * table when the configuration names one, the storage bucket. They are made at {@link Builder#build()},
+     * so that they report unreadable items to the builder's log; the builder may still change any part (a
+     * test's log or clock).
      */
     public static Builder forAws(QueryConfig config, QueryClients clients) {
         Builder builder = builder().config(config);
@@ -94,6 +102,7 @@ public final class QueryApi {
         private QueryClients aws;
         private RecordsTable records;
         private LatestTable latest;
+        private ShardMapSource shards;
         private ObjectStore files;
         private Clock clock = Clock.systemUTC();
         private JsonLog log = JsonLog.toStandardOutput(LOGGER);
@@ -115,6 +124,12 @@ public final class QueryApi {
         /** Default (but with {@link #forAws}): none; {@code /latest} then scans the day buckets, and {@code /feeds/} is 404. */
         Builder latest(LatestTable table) {
             this.latest = table;
+            return this;
+        }
+
+        /** Default: the records table's shard map with {@link #forAws}, else none sharded. */
+        Builder shards(ShardMapSource source) {
+            this.shards = source;
             return this;
         }
 
@@ -351,11 +366,11 @@ public final class QueryApi {
         return FilesQueryParser.abbreviate(s);
     }
 
-    private static ExecutorService readExecutor() {
+    private static ExecutorService readExecutor(String threadName) {
         AtomicInteger count = new AtomicInteger();
         ThreadPoolExecutor executor = new ThreadPoolExecutor(READ_THREADS, READ_THREADS, 60, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), runnable -> {
-                    Thread thread = new Thread(runnable, "datalake-query-read-" + count.incrementAndGet());
+                    Thread thread = new Thread(runnable, threadName + count.incrementAndGet());
                     thread.setDaemon(true);
                     return thread;
                 });

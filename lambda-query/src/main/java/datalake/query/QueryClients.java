@@ -11,8 +11,8 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * {@code /data} links. Built once at init.
  */
 public record QueryClients(DynamoDbClient dynamoDb, S3Client s3, S3Presigner presigner) implements AutoCloseable {
-    /** The day buckets read at once, and the request's own calls (latest, S3). */
-    static final int CONCURRENT_CALLS = QueryApi.READ_THREADS + 4;
+    /** The day buckets and the shards of sharded days read at once, and the request's own calls (latest, S3). */
+    static final int CONCURRENT_CALLS = 2 * QueryApi.READ_THREADS + 4;
 
     /**
      * The clients from one factory. The presigner is not an SDK client (it signs locally, without a

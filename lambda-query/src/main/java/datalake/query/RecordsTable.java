@@ -1,6 +1,7 @@
 package datalake.query;
 
 import datalake.dynamodb.StoredRecord;
+import datalake.records.Keys.TimeIndexKey;
 import java.util.List;
 
 /**
@@ -11,13 +12,14 @@ import java.util.List;
 interface RecordsTable {
 
     /**
-     * Records of one day bucket and WHAT, in range-key order.
+     * Records under one {@code time_index_key} (a day bucket of a WHAT, or one shard of it), in range-key
+     * order. {@link BucketReader} reads a whole day, however it is laid out.
      *
      * @param rangePrefix {@code <where>:} to keep one WHERE, or null
      * @param after       return only range keys greater than this one, or null from the beginning
      * @param limit       at most this many records are read
      */
-    Slice queryBucket(long bucket, String what, String rangePrefix, String after, int limit);
+    Slice queryKey(TimeIndexKey key, String rangePrefix, String after, int limit);
 
     /**
      * Records with one work id and WHAT, in range-key order. A file spanning several buckets has one

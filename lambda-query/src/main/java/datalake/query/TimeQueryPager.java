@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 
 /**
  * Pages of a time query. The day buckets of [start, end] are read concurrently, a wave of buckets at
@@ -22,7 +21,7 @@ import java.util.concurrent.Future;
  * 3,030 of a page from every bucket.
  */
 final class TimeQueryPager {
-    private final RecordsTable table;
+    private final BucketReader buckets;
     private final ExecutorService executor;
     private final Limits limits;
 
@@ -56,8 +55,8 @@ final class TimeQueryPager {
         }
     }
 
-    TimeQueryPager(RecordsTable table, ExecutorService executor, Limits limits) {
-        this.table = table;
+    TimeQueryPager(BucketReader buckets, ExecutorService executor, Limits limits) {
+        this.buckets = buckets;
         this.executor = executor;
         this.limits = limits;
     }
@@ -102,7 +101,7 @@ final class TimeQueryPager {
             String start = b == first ? after : null;
             firstRound.add(() -> readBucket(query, b, start, share));
         }
-        List<BucketRead> reads = new ArrayList<>(readAll(firstRound));
+        List<BucketRead> reads = new ArrayList<>(Futures.all(executor, firstRound));
 
         // Buckets with more than their share, as far as the records before them leave room on the page.
         List<Integer> readOn = new ArrayList<>();
@@ -118,36 +117,12 @@ final class TimeQueryPager {
             }
             before += read.records().size();
         }
-        List<BucketRead> more = readAll(secondRound);
+        List<BucketRead> more = Futures.all(executor, secondRound);
         for (int j = 0; j < readOn.size(); j++) {
             int i = readOn.get(j);
             reads.set(i, reads.get(i).then(more.get(j)));
         }
         return reads;
-    }
-
-    /** Runs the reads concurrently (one runs on the caller's thread: another thread gains nothing). */
-    private List<BucketRead> readAll(List<Callable<BucketRead>> reads) {
-        if (reads.size() <= 1) {
-            List<BucketRead> results = new ArrayList<>(reads.size());
-            for (Callable<BucketRead> read : reads) {
-                results.add(Futures.call(read));
-            }
-            return results;
-        }
-        List<Future<BucketRead>> pending = new ArrayList<>(reads.size());
-        try {
-            for (Callable<BucketRead> read : reads) {
-                pending.add(executor.submit(read));
-            }
-            List<BucketRead> results = new ArrayList<>(reads.size());
-            for (Future<BucketRead> read : pending) {
-                results.add(Futures.join(read));
-            }
-            return results;
-        } finally {
-            Futures.cancel(pending);
-        }
     }
 
     /**
@@ -161,7 +136,7 @@ final class TimeQueryPager {
         String position = after;
         do {
             int limit = Math.min(limits.readLimit(), Math.max(limits.minShare(), want - found.size()));
-            RecordsTable.Slice slice = table.queryBucket(bucket, query.what(), query.rangePrefix(), position, limit);
+            RecordsTable.Slice slice = buckets.read(bucket, query.what(), query.where(), position, limit);
             position = slice.lastKey();
             for (StoredRecord record : slice.records()) {
                 if (found.size() == want) {

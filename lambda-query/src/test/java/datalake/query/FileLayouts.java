@@ -3,6 +3,8 @@ package datalake.query;
 import static datalake.query.TestFiles.DAY;
 
 import datalake.records.Metadata;
+import datalake.records.ShardMap;
+import datalake.records.TimeBuckets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -43,6 +45,31 @@ final class FileLayouts {
                 Arbitraries.integers().between(-1, 4),
                 Arbitraries.integers().between(0, wheres - 1)).as(FileSpec::new);
         return file.list().ofMaxSize(maxFiles);
+    }
+
+    /**
+     * How the WHAT is sharded, relative to the anchor day: not at all, or into {@code shards} from day
+     * {@code firstDay} (often inside the files' dozen days, so that query windows cross it), and into
+     * {@code thenShards} (1: unsharded again) from {@code firstDay + 1 + laterDays} when that is not negative.
+     */
+    record Sharding(boolean sharded, int firstDay, int shards, int laterDays, int thenShards) {
+        ShardMap map(long anchor) {
+            if (!sharded) {
+                return ShardMap.EMPTY;
+            }
+            long first = TimeBuckets.bucketOf(anchor) + firstDay;
+            ShardMap map = ShardMap.EMPTY.with("w", new ShardMap.Entry(first, shards));
+            return laterDays < 0 ? map : map.with("w", new ShardMap.Entry(first + 1 + laterDays, thenShards));
+        }
+    }
+
+    static Arbitrary<Sharding> shardings() {
+        return Combinators.combine(
+                Arbitraries.of(true, true, true, false),
+                Arbitraries.integers().between(-1, 12),
+                Arbitraries.integers().between(2, 6),
+                Arbitraries.integers().between(-6, 8),
+                Arbitraries.integers().between(1, 4)).as(Sharding::new);
     }
 
     static Arbitrary<Window> windows() {

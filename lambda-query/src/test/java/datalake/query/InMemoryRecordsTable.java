@@ -1,6 +1,7 @@
 package datalake.query;
 
 import datalake.dynamodb.StoredRecord;
+import datalake.records.Keys.TimeIndexKey;
 import datalake.records.Record;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -23,6 +24,7 @@ final class InMemoryRecordsTable implements RecordsTable {
     private volatile Consumer<Long> onRead = bucket -> { };
     private final AtomicLong itemsRead = new AtomicLong();
     private final AtomicLong reads = new AtomicLong();
+    private final List<String> keysRead = java.util.Collections.synchronizedList(new ArrayList<>());
 
     InMemoryRecordsTable put(Collection<Record> records) {
         for (Record record : records) {
@@ -46,15 +48,23 @@ final class InMemoryRecordsTable implements RecordsTable {
         return itemsRead.get();
     }
 
+    /** The time_index_keys queried so far, in the order asked. */
+    List<String> keysRead() {
+        synchronized (keysRead) {
+            return List.copyOf(keysRead);
+        }
+    }
+
     /** Reads (Query calls) so far. */
     long reads() {
         return reads.get();
     }
 
     @Override
-    public Slice queryBucket(long bucket, String what, String rangePrefix, String after, int limit) {
-        onRead.accept(bucket);
-        TreeMap<String, StoredRecord> items = table.getOrDefault(bucket + ":" + what, new TreeMap<>());
+    public Slice queryKey(TimeIndexKey key, String rangePrefix, String after, int limit) {
+        onRead.accept(key.bucket());
+        keysRead.add(key.toString());
+        TreeMap<String, StoredRecord> items = table.getOrDefault(key.toString(), new TreeMap<>());
         return counted(slice(new ArrayList<>(items.entrySet()), rangePrefix, after, limit));
     }
 

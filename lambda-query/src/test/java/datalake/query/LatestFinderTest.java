@@ -5,6 +5,7 @@ import static datalake.query.TestFiles.file;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import datalake.records.ShardMapSource;
 import datalake.dynamodb.StoredRecord;
 import java.time.Clock;
 import java.time.Instant;
@@ -29,7 +30,8 @@ class LatestFinderTest {
     }
 
     private Optional<String> latestId(LatestTable table, int lookback) {
-        return new LatestFinder(records, table, executor, CLOCK).find("w", "h", lookback).map(StoredRecord::id);
+        return new LatestFinder(new BucketReader(records, ShardMapSource.NONE, executor), table, executor, CLOCK)
+                .find("w", "h", lookback).map(StoredRecord::id);
     }
 
     /** A latest table whose entries are {@code entry}'s answers (LatestFinder never scans it for feeds). */

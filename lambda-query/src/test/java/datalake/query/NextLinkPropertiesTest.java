@@ -8,7 +8,9 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import datalake.query.FileLayouts.FileSpec;
 import datalake.query.FileLayouts.Window;
+import datalake.records.Keys.TimeIndexKey;
 import datalake.records.Metadata;
+import datalake.records.ShardMap;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;
@@ -17,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -26,8 +29,9 @@ import net.jqwik.api.Provide;
 /**
  * Every matching file exactly once when a client follows the {@code next} URLs the API hands out,
  * for time ranges anywhere from 1965 to 1974: before 1970 (negative milliseconds) and before 1973
- * (milliseconds up to 100,000,000,000, which a number in a query reads as seconds). Each page is a new
- * request built only from the previous page's {@code next} URL, as the datalake client sends it.
+ * (milliseconds up to 100,000,000,000, which a number in a query reads as seconds), on unsharded and
+ * sharded layouts (a window may cross the first sharded day). Each page is a new request built only from
+ * the previous page's {@code next} URL, as the datalake client sends it.
  */
 class NextLinkPropertiesTest {
     /** Small pages and budgets, so that a dozen buckets need many pages; and the API's own. */
@@ -38,8 +42,10 @@ class NextLinkPropertiesTest {
             TimeQueryPager.Limits.API);
     /** One API per limits (each owns a pool of read threads), over whichever table the try fills. */
     private static final SwitchableTable TABLE = new SwitchableTable();
+    /** The shard map of the current try. */
+    private static final AtomicReference<ShardMap> SHARDS = new AtomicReference<>(ShardMap.EMPTY);
     private static final List<QueryApi> APIS = LIMITS.stream().map(limits -> QueryApi.builder()
-            .config(QueryConfig.of("records", "lake")).records(TABLE).files(new FakeObjectStore())
+            .config(QueryConfig.of("records", "lake")).records(TABLE).shards(SHARDS::get).files(new FakeObjectStore())
             .clock(Clock.fixed(Instant.parse("2024-01-01T00:00:00Z"), ZoneOffset.UTC)).limits(limits).build()).toList();
     private static final List<String> WHERES = List.of("web", "db");
 
@@ -49,11 +55,13 @@ class NextLinkPropertiesTest {
             @ForAll("files") List<FileSpec> specs,
             @ForAll("windows") Window window,
             @ForAll("limits") int limitsIndex,
-            @ForAll("where") String where) {
+            @ForAll("where") String where,
+            @ForAll("shardings") FileLayouts.Sharding sharding) {
         // given files over a dozen days from the anchor (1965 to 1974)
         long anchor = anchorDay * DAY;
         List<Metadata> files = FileLayouts.metadata(specs, anchor, WHERES);
-        TABLE.use(new InMemoryRecordsTable().put(TestFiles.records(files)));
+        SHARDS.set(sharding.map(anchor));
+        TABLE.use(new InMemoryRecordsTable().put(TestFiles.records(files, SHARDS.get())));
         long start = window.start(anchor);
         long end = window.end(anchor);
         QueryApi api = APIS.get(limitsIndex);
@@ -102,6 +110,11 @@ class NextLinkPropertiesTest {
     }
 
     @Provide
+    Arbitrary<FileLayouts.Sharding> shardings() {
+        return FileLayouts.shardings();
+    }
+
+    @Provide
     Arbitrary<Integer> limits() {
         return Arbitraries.integers().between(0, LIMITS.size() - 1);
     }
@@ -120,8 +133,8 @@ class NextLinkPropertiesTest {
         }
 
         @Override
-        public Slice queryBucket(long bucket, String what, String rangePrefix, String after, int limit) {
-            return current.queryBucket(bucket, what, rangePrefix, after, limit);
+        public Slice queryKey(TimeIndexKey key, String rangePrefix, String after, int limit) {
+            return current.queryKey(key, rangePrefix, after, limit);
         }
 
         @Override

@@ -25,10 +25,10 @@ class PrimingTest {
         int calls = SnapshotPriming.prime(QueryPriming.of(config, statuses::add), Region.of(config.region()));
 
         // then each route answered as for a stored file, and every DynamoDB and S3 call went to the
-        // priming client: two day buckets, the GSI, three buckets for latest (up to 24 hours ahead), a HEAD
-        // for the metadata and a ranged GET for the data
+        // priming client: the shard map, two day buckets, the GSI, three buckets for latest (up to 24 hours
+        // ahead), a HEAD for the metadata and a ranged GET for the data
         assertEquals(List.of(200, 200, 200, 200, 302, 400), statuses);
-        assertEquals(8, calls);
+        assertEquals(9, calls);
     }
 
     @Test

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
+import datalake.records.Keys.TimeIndexKey;
 import datalake.lambda.JsonLog;
 import datalake.records.DatalakeJson;
 import datalake.records.Metadata;
@@ -292,7 +293,7 @@ class QueryApiTest {
     private static RecordsTable failing(RuntimeException failure) {
         return new RecordsTable() {
             @Override
-            public Slice queryBucket(long bucket, String what, String rangePrefix, String after, int limit) {
+            public Slice queryKey(TimeIndexKey key, String rangePrefix, String after, int limit) {
                 throw failure;
             }
 

@@ -1,6 +1,7 @@
 package datalake.query;
 
 import datalake.dynamodb.RecordItems;
+import datalake.dynamodb.ShardMapTable;
 import datalake.emulators.AwsEndpoints;
 import datalake.emulators.DatalakeStack;
 import datalake.emulators.Emulators;
@@ -9,6 +10,7 @@ import datalake.lambda.JsonLog;
 import datalake.records.Metadata;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
+import datalake.records.ShardMap;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -86,14 +88,26 @@ final class QueryHarness {
         return Emulators.presignerFor(aws.motoEndpoint(), stack.credentialsOf(DatalakeStack.QUERY));
     }
 
-    /** Writes the files' records (and their latest entries) as the ingester does. */
+    /** Writes the files' records as the ingester does. */
     void write(List<Metadata> files) {
+        write(files, RECORDS);
+    }
+
+    /** Writes the files' records as the ingester does with this factory (a shard map, say); answers them. */
+    List<Record> write(List<Metadata> files, RecordFactory factory) {
         List<Record> records = new ArrayList<>();
         for (Metadata m : files) {
-            records.addAll(RECORDS.records(m, RecordFactory.s3Url(stack.bucket(), m.id() + "/data"),
+            records.addAll(factory.records(m, RecordFactory.s3Url(stack.bucket(), m.id() + "/data"),
                     1_700_000_000_000L + m.id().hashCode() % 1000, 100L + m.id().length()));
         }
         writeRecords(records);
+        return records;
+    }
+
+    /** Writes the records table's shard map item, as scripts/shards.sh does (without its checks of the days). */
+    void writeShardMap(ShardMap map) {
+        ShardMapTable table = new ShardMapTable(dynamoDb, stack.recordsTable());
+        table.write(map, table.read().revision(), System.currentTimeMillis());
     }
 
     void writeRecords(List<Record> records) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import datalake.records.Keys.TimeIndexKey;
 import datalake.lambda.JsonLog;
 import datalake.records.DatalakeJson;
 import datalake.records.Metadata;
@@ -45,7 +46,7 @@ class QueryLogSafetyTest {
                 .log(log).build());
         RecordsTable failing = new RecordsTable() {
             @Override
-            public Slice queryBucket(long bucket, String what, String rangePrefix, String after, int limit) {
+            public Slice queryKey(TimeIndexKey key, String rangePrefix, String after, int limit) {
                 throw new IllegalStateException("defect\n{\"level\":\"INFO\",\"forged\":true}");
             }
 

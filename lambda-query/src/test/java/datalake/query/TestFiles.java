@@ -5,6 +5,7 @@ import datalake.dynamodb.StoredRecord;
 import datalake.records.Metadata;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
+import datalake.records.ShardMap;
 import datalake.records.TimeBuckets;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,8 +38,14 @@ final class TestFiles {
     }
 
     static List<Record> records(List<Metadata> files) {
+        return records(files, ShardMap.EMPTY);
+    }
+
+    /** The records of the files as the ingester writes them under this shard map. */
+    static List<Record> records(List<Metadata> files, ShardMap shards) {
+        RecordFactory factory = new RecordFactory(TimeBuckets.DEFAULT_MAX_SPAN, null, () -> shards);
         List<Record> all = new ArrayList<>();
-        files.forEach(m -> all.addAll(records(m)));
+        files.forEach(m -> all.addAll(factory.records(m, "s3://bucket/" + m.id() + "/data", 1_000L, 42L)));
         return all;
     }
 

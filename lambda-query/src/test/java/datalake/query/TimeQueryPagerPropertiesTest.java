@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import datalake.query.FileLayouts.FileSpec;
 import datalake.query.FileLayouts.Window;
 import datalake.records.Metadata;
+import datalake.records.ShardMap;
 import datalake.dynamodb.StoredRecord;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -23,9 +25,11 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
 
 /**
- * Every matching file exactly once across the pages of a time query, whatever the files, the query
- * window, the WHERE and the pager's limits (page size, wave, budget, slice size, first share): the
- * two read rounds of a wave and the cursors between pages must never skip or repeat a file.
+ * Every matching file exactly once, in the order of an unsharded table, across the pages of a time query,
+ * whatever the files, the query window, the WHERE, the shard map (none, or sharded from a day the window
+ * may cross, and changed again later) and the pager's limits (page size, wave, budget, slice size, first
+ * share): the two read rounds of a wave, the merge of a sharded day's shards and the cursors between pages
+ * must never skip, repeat or reorder a file.
  */
 class TimeQueryPagerPropertiesTest {
     private static final ExecutorService EXECUTOR = Executors.newFixedThreadPool(8, runnable -> {
@@ -33,11 +37,18 @@ class TimeQueryPagerPropertiesTest {
         thread.setDaemon(true);
         return thread;
     });
-    private static final List<String> WHERES = List.of("web", "web2", "db");
+    /** Runs a sharded day's shard reads (never the pager's own pool: its tasks wait for these). */
+    private static final ExecutorService SHARD_EXECUTOR = Executors.newFixedThreadPool(8, runnable -> {
+        Thread thread = new Thread(runnable);
+        thread.setDaemon(true);
+        return thread;
+    });
+    private static final List<String> WHERES = List.of("web", "web2", "db", "db-1", "a", "webserver01");
 
     @AfterContainer
     static void stop() {
         EXECUTOR.shutdownNow();
+        SHARD_EXECUTOR.shutdownNow();
     }
 
     @Property(tries = 300)
@@ -45,28 +56,39 @@ class TimeQueryPagerPropertiesTest {
             @ForAll("files") List<FileSpec> specs,
             @ForAll("windows") Window window,
             @ForAll("limits") TimeQueryPager.Limits limits,
-            @ForAll("where") String where) {
+            @ForAll("where") String where,
+            @ForAll("shardings") FileLayouts.Sharding sharding) {
         List<Metadata> files = FileLayouts.metadata(specs, T0, WHERES);
-        InMemoryRecordsTable table = new InMemoryRecordsTable().put(TestFiles.records(files));
+        ShardMap shards = sharding.map(T0);
+        InMemoryRecordsTable table = new InMemoryRecordsTable().put(TestFiles.records(files, shards));
         long start = window.start(T0);
         long end = window.end(T0);
         FilesQuery.ByTime query = new FilesQuery.ByTime("w", where.isEmpty() ? null : where, start, end);
-        TimeQueryPager pager = new TimeQueryPager(table, EXECUTOR, limits);
+        TimeQueryPager pager = new TimeQueryPager(new BucketReader(table, () -> shards, SHARD_EXECUTOR), EXECUTOR,
+                limits);
 
-        List<String> got = new ArrayList<>();
+        List<StoredRecord> got = new ArrayList<>();
         Cursor cursor = null;
         int pages = 0;
         do {
             Page page = pager.page(query, cursor == null ? null : CursorCodec.decode(query, CursorCodec.encode(query, cursor)));
             assertTrue(page.records().size() <= limits.pageSize(), "a page holds at most pageSize records");
-            page.records().stream().map(StoredRecord::id).forEach(got::add);
+            got.addAll(page.records());
             cursor = page.next();
             pages++;
         } while (cursor != null && pages < 100_000);
 
         Set<String> expected = FileLayouts.matching(files, start, end, query.where());
         assertEquals(expected.size(), got.size(), "as many files as match: none twice, none missing");
-        assertEquals(expected, new HashSet<>(got));
+        assertEquals(expected, new HashSet<>(got.stream().map(StoredRecord::id).toList()));
+        List<StoredRecord> unsharded = new ArrayList<>(got);
+        unsharded.sort(Comparator.comparingLong(StoredRecord::bucket).thenComparing(StoredRecord::rangeKey));
+        assertEquals(unsharded, got, "in day order, each day in range-key order: the unsharded table's order");
+    }
+
+    @Provide
+    Arbitrary<FileLayouts.Sharding> shardings() {
+        return FileLayouts.shardings();
     }
 
     @Provide

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import datalake.records.ShardMapSource;
 import datalake.records.Metadata;
 import datalake.dynamodb.StoredRecord;
 import java.util.ArrayList;
@@ -36,7 +37,7 @@ class TimeQueryPagerTest {
     }
 
     private TimeQueryPager pager(int pageSize, int wave, int budget, int readLimit, int minShare) {
-        return new TimeQueryPager(table, executor,
+        return new TimeQueryPager(new BucketReader(table, ShardMapSource.NONE, executor), executor,
                 new TimeQueryPager.Limits(pageSize, wave, budget, readLimit, minShare));
     }
 
@@ -135,7 +136,8 @@ class TimeQueryPagerTest {
         FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, T0, T0 + 30 * DAY - 1);
 
         // when the first page of 100 is read as the API reads it
-        Page page = new TimeQueryPager(table, executor, TimeQueryPager.Limits.API).page(query, null);
+        Page page = new TimeQueryPager(new BucketReader(table, ShardMapSource.NONE, executor), executor,
+                TimeQueryPager.Limits.API).page(query, null);
 
         // then it is the first bucket's first 100 files, and the buckets gave 10 records each, then the
         // first ten as many more as the page could take from each (91, 81, ... 11, and 10 for the last:
@@ -154,7 +156,8 @@ class TimeQueryPagerTest {
         putEveryDay(30, 3);
         FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, T0, T0 + 30 * DAY - 1);
 
-        Page page = new TimeQueryPager(table, executor, TimeQueryPager.Limits.API).page(query, null);
+        Page page = new TimeQueryPager(new BucketReader(table, ShardMapSource.NONE, executor), executor,
+                TimeQueryPager.Limits.API).page(query, null);
 
         // one read a bucket, all at once, and nothing follows
         assertEquals(90, page.records().size());

@@ -12,7 +12,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * shape in the records table and, with {@code what_where_key} added, in the latest table.
  */
 public final class RecordItems {
-    /** Records table hash key: {@code <bucket>:<what>}. */
+    /** Records table hash key: {@code <bucket>:<what>}, or {@code <bucket>:<what>#<shard>} on a sharded day. */
     public static final String TIME_INDEX_KEY = "time_index_key";
     /** Records table range key and GSI range key: {@code <where>:<id>}. */
     public static final String RANGE_KEY = "range_key";
@@ -63,8 +63,8 @@ public final class RecordItems {
         try {
             TimeIndexKey timeKey = TimeIndexKey.parse(item.get(TIME_INDEX_KEY).s());
             AttributeValue expires = item.get(EXPIRES_AT);
-            return new Record(timeKey.bucket(), item.get(URL).s(), Long.parseLong(item.get(CREATE_TIME).n()),
-                    Long.parseLong(item.get(SIZE).n()), metadataFrom(item.get(METADATA).m()),
+            return new Record(timeKey.bucket(), timeKey.shard(), item.get(URL).s(),
+                    Long.parseLong(item.get(CREATE_TIME).n()), Long.parseLong(item.get(SIZE).n()), metadataFrom(item.get(METADATA).m()),
                     expires == null || isNull(expires) ? null : Long.parseLong(expires.n()));
         } catch (NullPointerException | IllegalArgumentException e) {
             throw new IllegalArgumentException("the item is not a datalake record (version 0).", e);

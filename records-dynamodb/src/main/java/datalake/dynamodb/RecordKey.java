@@ -7,7 +7,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * The primary key of one record item: {@code time_index_key} and {@code range_key}. Written into a
  * per-object item as one string, {@code "<time_index_key> <range_key>"}: a time index key is a day
- * number, {@code :} and a slug, so it never holds a space and the first space always separates them.
+ * number, {@code :} and a slug (and {@code #<shard>} on a sharded day), so it never holds a space and the
+ * first space always separates them.
  */
 public record RecordKey(String timeIndexKey, String rangeKey) {
     public RecordKey {

@@ -1,5 +1,6 @@
 package datalake.dynamodb;
 
+import datalake.records.Keys;
 import datalake.records.Times;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -16,7 +17,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * checked a hash), while {@link RecordItems} writes exactly the validated record.
  *
  * @param bucket     the day bucket of {@code time_index_key}
- * @param what       the WHAT of {@code time_index_key}
+ * @param what       the WHAT of {@code time_index_key} (without the {@code #<shard>} of a sharded day)
  * @param where      the WHERE of {@code range_key}
  * @param id         the file id of {@code range_key} (everything after its first {@code ':'})
  * @param rangeKey   {@code range_key} exactly as stored, the position of pages and cursors
@@ -61,7 +62,9 @@ public record StoredRecord(long bucket, String what, String where, String id, St
             throw new UnreadableItemException("its metadata.end is neither null nor a time.");
         }
         AttributeValue workId = metadata.get("work_id");
-        return new StoredRecord(bucket, timeKey.substring(timeSep + 1), rangeKey.substring(0, rangeSep),
+        String what = timeKey.substring(timeSep + 1);
+        int shard = what.indexOf(Keys.SHARD_SEPARATOR);
+        return new StoredRecord(bucket, shard < 0 ? what : what.substring(0, shard), rangeKey.substring(0, rangeSep),
                 rangeKey.substring(rangeSep + 1), rangeKey, url, start, end, whole(item.get(RecordItems.CREATE_TIME)),
                 workId != null && workId.s() != null ? workId.s() : null, item);
     }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import datalake.records.Metadata;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
+import datalake.records.ShardMap;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -48,6 +49,21 @@ class StoredRecordTest {
         assertEquals(1426896791333L, stored.createTime());
         assertEquals("job-1", stored.workId());
         assertSame(item, stored.item());
+    }
+
+    @Test
+    void aShardedItemReadsBackItsWhatWithoutTheShard() {
+        ShardMap map = ShardMap.EMPTY.with("syslog", new ShardMap.Entry(16514, 4));
+        Record record = new RecordFactory(30, null, () -> map).records(SYSLOG, "s3://lake/x/data", 1, 7).get(0);
+        Map<String, AttributeValue> item = RecordItems.toItem(record);
+
+        StoredRecord stored = StoredRecord.fromItem(item);
+
+        assertEquals("16514:syslog#1", item.get(RecordItems.TIME_INDEX_KEY).s());
+        assertEquals(16514, stored.bucket());
+        assertEquals("syslog", stored.what());
+        assertEquals("syslog:webserver02", stored.whatWhereKey());
+        assertEquals(record, RecordItems.fromItem(item), "the record reads back with its shard");
     }
 
     @Test

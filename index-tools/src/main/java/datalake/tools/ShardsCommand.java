@@ -1,0 +1,147 @@
+package datalake.tools;
+
+import datalake.dynamodb.ShardMapItem;
+import datalake.lambda.Environment;
+import datalake.lambda.EnvironmentVariable;
+import datalake.lambda.SdkClientFactory;
+import datalake.records.ShardMap;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * {@code scripts/shards.sh show | set WHAT --from YYYY-MM-DD --shards S}: prints or changes the records
+ * table's shard map (docs/SCALE.md, "Write sharding"; the checks are {@link ShardChange}'s). Reads
+ * {@code DATALAKE_DYNAMODB_TABLE}, {@code AWS_REGION}, the AWS CLI's credentials and
+ * {@code AWS_ENDPOINT_URL_*}, as the other tools. Exit status 0 done (or nothing to change), 1 a usage
+ * error or a refused change.
+ */
+public final class ShardsCommand {
+    static final String USAGE = "usage: scripts/shards.sh show\n"
+            + "       scripts/shards.sh set WHAT --from YYYY-MM-DD --shards S   (S from 1, unsharded, to "
+            + ShardMap.MAX_SHARDS + "; from the day after tomorrow, UTC, on)";
+    static final String PYTHON_WARNING = "warning: the Python datalake's API reads only <day>:<what> keys: it cannot"
+            + " read the files of a WHAT's sharded days; serve them through this API.";
+
+    private ShardsCommand() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err, ShardsCommand::fromEnvironment, Clock.systemUTC()));
+    }
+
+    /** The records table's change from the environment, as the other tools read it. */
+    private static MapTable fromEnvironment() {
+        Environment env = Environment.system();
+        String table = env.require(EnvironmentVariable.DYNAMODB_TABLE);
+        DynamoDbClient dynamoDb = SdkClientFactory.forFunction(env, 4).build(DynamoDbClient.builder());
+        return new MapTable(dynamoDb, table);
+    }
+
+    /** Where the map is: a DynamoDB client and the records table's name. */
+    record MapTable(DynamoDbClient dynamoDb, String table) {
+    }
+
+    /** @param target built only once the arguments are valid (a --help builds nothing) */
+    static int run(String[] args, PrintStream out, PrintStream err, Supplier<MapTable> target, Clock clock) {
+        Arguments parsed;
+        try {
+            parsed = Arguments.parse(args, Set.of("--from", "--shards"), Set.of("--help"));
+        } catch (IllegalArgumentException e) {
+            return usage(err, e.getMessage());
+        }
+        if (parsed.has("--help")) {
+            out.println(USAGE);
+            return 0;
+        }
+        List<String> words = parsed.positional;
+        boolean show = words.equals(List.of("show")) && !parsed.has("--from") && !parsed.has("--shards");
+        boolean set = words.size() == 2 && words.get(0).equals("set");
+        if (!show && !set) {
+            return usage(err, "give show, or set WHAT with --from and --shards.");
+        }
+        LocalDate from = null;
+        int shards = 0;
+        if (set) {
+            try {
+                if (parsed.get("--from") == null || parsed.get("--shards") == null) {
+                    throw new IllegalArgumentException("set needs --from YYYY-MM-DD and --shards S.");
+                }
+                from = date(parsed.get("--from"));
+                shards = parsed.number("--shards", 0, 1, ShardMap.MAX_SHARDS);
+            } catch (IllegalArgumentException e) {
+                return usage(err, e.getMessage());
+            }
+        }
+        try {
+            MapTable on = target.get();
+            ShardChange change = new ShardChange(on.dynamoDb(), on.table(), clock);
+            if (show) {
+                ShardMapItem.Stored stored = change.read();
+                print(stored.map(), stored.revision(), on.table(), out);
+                if (!stored.map().whats().isEmpty()) {
+                    err.println(PYTHON_WARNING);
+                }
+                return 0;
+            }
+            ShardChange.Result result = change.set(words.get(1), from, shards);
+            if (!result.changed()) {
+                out.println("unchanged: " + words.get(1) + " already has " + shards + " shard(s) from " + from
+                        + " on.");
+            } else {
+                out.println("set: " + words.get(1) + " into " + shards + " shard(s) from " + from + " on (revision "
+                        + result.revision() + ").");
+            }
+            print(result.after(), result.revision(), on.table(), out);
+            err.println(PYTHON_WARNING);
+            if (!result.strandedDays().isEmpty()) {
+                err.println("warning: " + words.get(1) + " already has records of " + result.strandedDays().size()
+                        + " day(s) the change re-keys (files dated ahead, first " + result.strandedDays().get(0)
+                        + "); time queries miss them until scripts/reconcile.sh --fix moves them.");
+            }
+            return 0;
+        } catch (IllegalArgumentException | IllegalStateException e) { // ConfigurationException too
+            err.println("shards: " + e.getMessage());
+            return 1;
+        } catch (SdkException e) {
+            err.println("shards: DynamoDB did not answer as expected (" + e.getClass().getSimpleName()
+                    + "); check the table, the region and the credentials.");
+            return 1;
+        }
+    }
+
+    private static LocalDate date(String text) {
+        try {
+            return LocalDate.parse(text);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("--from must be a date as YYYY-MM-DD, not \"" + text + "\".");
+        }
+    }
+
+    private static int usage(PrintStream err, String problem) {
+        err.println("shards: " + problem);
+        err.println(USAGE);
+        return 1;
+    }
+
+    static void print(ShardMap map, long revision, String table, PrintStream out) {
+        if (map.whats().isEmpty()) {
+            out.println("no WHAT is sharded in " + table + ".");
+            return;
+        }
+        out.println("shard map of " + table + " (revision " + revision + "):");
+        for (Map.Entry<String, List<ShardMap.Entry>> what : map.whats().entrySet()) {
+            for (ShardMap.Entry entry : what.getValue()) {
+                out.println("  " + what.getKey() + "  from " + entry.fromDate() + "  "
+                        + (entry.shards() == 1 ? "unsharded" : entry.shards() + " shards"));
+            }
+        }
+    }
+}

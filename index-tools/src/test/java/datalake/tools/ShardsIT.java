@@ -1,0 +1,173 @@
+package datalake.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import datalake.emulators.Emulators;
+import datalake.emulators.EmulatorsExtension;
+import datalake.records.Record;
+import datalake.records.TimeBuckets;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@code scripts/shards.sh} against DynamoDB Local as an operator holding IndexOperatorPolicy: its checks,
+ * its output and its warnings; and the backfill and the reconciliation of a WHAT it shards (files dated
+ * ahead of the change found and moved, new files under their shards, a removal followed).
+ */
+@ExtendWith(EmulatorsExtension.class)
+class ShardsIT {
+    private static final Emulators AWS = Emulators.shared();
+    private static final long START = ToolsHarness.START;
+    private static final long D0 = TimeBuckets.bucketOf(START);
+    /** Noon of the day after D0's, as the command's today. */
+    private static final Clock TODAY = Clock.fixed(Instant.ofEpochMilli(TimeBuckets.startOf(D0 + 1) + 43_200_000L),
+            ZoneOffset.UTC);
+    private final ToolsHarness h = new ToolsHarness(AWS, "shards");
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @AfterEach
+    void close() {
+        h.close();
+    }
+
+    private int shards(String... args) {
+        out.reset();
+        err.reset();
+        return ShardsCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                () -> new ShardsCommand.MapTable(h.operator.dynamoDb(), h.recordsTable), TODAY);
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private static String day(long bucket) {
+        return LocalDate.ofEpochDay(bucket).toString();
+    }
+
+    @Test
+    void theCommandChecksEveryChangeAndSaysWhyItRefusesOne() {
+        // --help builds nothing
+        assertEquals(0, ShardsCommand.run(new String[] {"--help"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), () -> {
+                    throw new AssertionError("--help must not build a client");
+                }, TODAY));
+        assertTrue(out().startsWith("usage: scripts/shards.sh show"));
+
+        assertEquals(0, shards("show"));
+        assertEquals("no WHAT is sharded in " + h.recordsTable + ".\n", out());
+
+        assertEquals(1, shards("set", "syslog", "--from", day(D0 + 2), "--shards", "4"));
+        assertEquals("shards: --from must be " + day(D0 + 3) + " or later (the day after tomorrow, UTC): the functions"
+                + " keep the map up to a minute, so a day that has begun, or tomorrow, cannot change.\n", err());
+        assertEquals(1, shards("set", "syslog", "--from", day(D0 + 3), "--shards", "17"));
+        assertTrue(err().startsWith("shards: --shards must be a whole number from 1 to 16.\n"), err());
+        assertEquals(1, shards("set", "syslog", "--from", "23.03.2015", "--shards", "4"));
+        assertTrue(err().startsWith("shards: --from must be a date as YYYY-MM-DD, not \"23.03.2015\".\n"), err());
+        assertEquals(1, shards("set", "Sys#log", "--from", day(D0 + 3), "--shards", "4"));
+        assertTrue(err().startsWith("shards: WHAT must be a slug"), err());
+        assertEquals(1, shards("set", "syslog", "--shards", "4"));
+        assertEquals(1, shards("drop", "syslog"));
+        assertEquals(0, shards("show"));
+        assertTrue(out().startsWith("no WHAT is sharded"), "nothing refused was written");
+
+        assertEquals(0, shards("set", "syslog", "--from", day(D0 + 3), "--shards", "4"));
+        assertEquals("set: syslog into 4 shard(s) from " + day(D0 + 3) + " on (revision 1).\n"
+                + "shard map of " + h.recordsTable + " (revision 1):\n"
+                + "  syslog  from " + day(D0 + 3) + "  4 shards\n", out());
+        assertEquals(ShardsCommand.PYTHON_WARNING + "\n", err());
+        assertEquals(0, shards("set", "syslog", "--from", day(D0 + 10), "--shards", "4"));
+        assertTrue(out().startsWith("unchanged: syslog already has 4 shard(s) from " + day(D0 + 10) + " on."), out());
+        assertEquals(0, shards("set", "syslog", "--from", day(D0 + 10), "--shards", "1"));
+        assertEquals(0, shards("show"));
+        assertEquals("shard map of " + h.recordsTable + " (revision 2):\n"
+                + "  syslog  from " + day(D0 + 3) + "  4 shards\n"
+                + "  syslog  from " + day(D0 + 10) + "  unsharded\n", out());
+    }
+
+    @Test
+    void backfillAndReconcileFollowAShardedWhat() throws Exception {
+        // given a file of D0 and one dated ahead (D0 + 3), backfilled before any map: both under plain keys
+        h.putAll(Map.of("logs/plain.log", ToolsHarness.metadata("web-1", "plain", START),
+                "logs/ahead.log", ToolsHarness.metadata("web-1", "ahead", START + 3 * TimeBuckets.DAY_MS)));
+        Target target = Target.parse("s3://" + h.bucket + "/logs/");
+        backfill(h.ingester, target);
+
+        // when syslog is sharded into 4 from D0 + 3 (web-1's shard among 4 is 3)
+        assertEquals(0, shards("set", "syslog", "--from", day(D0 + 3), "--shards", "4"));
+
+        // then the command warns of the file dated ahead, which reconcile finds and --fix moves
+        assertTrue(err().contains("warning: syslog already has records of 1 day(s) the change re-keys (files dated"
+                + " ahead, first " + day(D0 + 3) + "); time queries miss them until scripts/reconcile.sh --fix"
+                + " moves them."), err());
+        assertEquals(Set.of("differing " + h.url("logs/ahead.log") + ": records: index 1, object 1 (under other shard"
+                + " keys than the shard map gives their days: written before a change)"), findings(target, false, true));
+        assertEquals(Set.of("differing " + h.url("logs/ahead.log")), findings(target, true));
+        assertEquals(Set.of(), findings(target, false), "the map item is never drift");
+        assertEquals(List.of(D0 + ":syslog", (D0 + 3) + ":syslog#3"), keys());
+
+        // when a file of a sharded day is backfilled, then deleted behind the index's back
+        h.put("logs/later.log", ToolsHarness.metadata("web-2", "later", START + 4 * TimeBuckets.DAY_MS));
+        Tools later = h.newRun();
+        try {
+            backfill(later.ingester(), target);
+        } finally {
+            later.ingester().close(); // the operator's clients are the harness's: only the run's ingester closes
+        }
+        assertEquals(List.of(D0 + ":syslog", (D0 + 3) + ":syslog#3", (D0 + 4) + ":syslog#2"), keys());
+        AWS.s3().deleteObject(r -> r.bucket(h.bucket).key("logs/later.log"));
+
+        // then reconcile finds the orphan on its sharded day (and the latest entry naming it), and --fix leaves none
+        assertEquals(Set.of("orphaned " + h.url("logs/later.log"), "stale_latest " + h.url("logs/later.log")),
+                findings(target, true));
+        assertEquals(Set.of(), findings(target, false));
+        assertEquals(List.of(D0 + ":syslog", (D0 + 3) + ":syslog#3"), keys());
+    }
+
+    private void backfill(datalake.ingester.Ingester ingester, Target target) {
+        new Backfill(h.operator.s3(), ingester, Clock.systemUTC()).run(new Backfill.Options(target, null, 1000, 2, 10),
+                () -> false);
+    }
+
+    /** A reconcile as a new run of the command (its own ingester and map). */
+    private Set<String> findings(Target target, boolean fix) {
+        return findings(target, fix, false);
+    }
+
+    /** The drift found, as {@code "<drift> <url>"}, with {@code ": <detail>"} when asked. */
+    private Set<String> findings(Target target, boolean fix, boolean details) {
+        Set<String> found = new TreeSet<>();
+        Tools run = h.newRun();
+        try {
+            Reconcile.Result result = ReconcileCommand.of(run, 8).run(target, fix);
+            result.findings().forEach(f -> found.add(f.drift().label + " " + f.url() + (details ? ": " + f.detail() : "")));
+            assertEquals(List.of(), result.unfixed());
+        } finally {
+            run.ingester().close();
+        }
+        return found;
+    }
+
+    private List<String> keys() {
+        return h.records().stream().map(Record::timeIndexKey).map(Object::toString).sorted().toList();
+    }
+}
