@@ -3,6 +3,7 @@ package datalake.bench;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import datalake.dynamodb.ShardMapTable;
 import datalake.emulators.DatalakeStack;
 import datalake.emulators.Emulators;
 import datalake.emulators.LocalEndpoints;
@@ -20,6 +21,7 @@ import datalake.lambda.SdkClientFactory;
 import datalake.query.QueryApi;
 import datalake.query.QueryClients;
 import datalake.query.QueryConfig;
+import datalake.records.ShardMap;
 import datalake.records.TimeBuckets;
 import java.net.URI;
 import java.time.Duration;
@@ -57,11 +59,17 @@ record ScaleRun(String name, PartitionLimits limits, int shards) {
         try (ThrottlingProxy proxy = ThrottlingProxy.start(dynamoDbLocal, limits)) {
             DatalakeStack stack = DatalakeStack.builder(new LocalEndpoints(proxy.endpoint(), NO_MOTO))
                     .prefix(DatalakeStack.uniquePrefix("scale-" + name)).tablesOnly().build();
-            // The files start on the day after tomorrow (UTC): the first day a shard map may change.
+            // The files start on the day after tomorrow (UTC), the first a live shard map may change.
             long day = TimeBuckets.bucketOf(System.currentTimeMillis()) + 2;
             long dayStart = TimeBuckets.startOf(day);
             if (shards > 1) {
-                throw new UnsupportedOperationException("the sharded run needs the shard map (issue 24's write sharding)");
+                // The top WHAT sharded for the 30 days the query reads (a WHAT sharded for a month at least), by the
+                // shard map's own writer, before any function reads the map (scripts/shards.sh, which guards live
+                // functions' caches, would only take days from the day after tomorrow on).
+                try (DynamoDbClient operator = Emulators.clientsFor(proxy.endpoint()).build(DynamoDbClient.builder())) {
+                    new ShardMapTable(operator, stack.recordsTable()).write(ShardMap.EMPTY.with(ScaleWorkload.TOP_WHAT,
+                            new ShardMap.Entry(day - 29, shards)), 0, System.currentTimeMillis());
+                }
             }
 
             WriteAcks acks = new WriteAcks(stack.recordsTable());
