@@ -34,6 +34,7 @@ final class ReadGate {
         this.tables = tables;
     }
 
+    /** Refused, or forwarded and charged the item's size. */
     Decision getItem(ObjectNode request) {
         Optional<TableKeys> keys = tables.apply(request.path("TableName").asText());
         Optional<PartitionKey> key = keys.flatMap(k -> k.keyOf(request.path("Key")));
@@ -51,6 +52,7 @@ final class ReadGate {
         }));
     }
 
+    /** Refused, or forwarded and charged the size of the items it returns. */
     Decision query(ObjectNode request) {
         Optional<TableKeys> keys = tables.apply(request.path("TableName").asText());
         if (keys.isEmpty()) {
@@ -82,6 +84,7 @@ final class ReadGate {
         }));
     }
 
+    /** Admitted key by key: the rest come back in UnprocessedKeys, or the whole call is refused. */
     Decision batchGet(ObjectNode request) {
         ObjectNode admitted = JSON.createObjectNode();
         ObjectNode unprocessed = JSON.createObjectNode();
@@ -99,9 +102,10 @@ final class ReadGate {
                 boolean started = partition.map(p -> model.startRead(p, ItemSizes.readUnits(0, consistent))).orElse(true);
                 ObjectNode side = started ? admitted : unprocessed;
                 if (!side.has(table.getKey())) {
-                    ObjectNode request1 = ((ObjectNode) table.getValue()).deepCopy();
-                    request1.putArray("Keys");
-                    side.set(table.getKey(), request1);
+                    // the table's request (ConsistentRead, projection) with the keys of this side only
+                    ObjectNode sideRequest = ((ObjectNode) table.getValue()).deepCopy();
+                    sideRequest.putArray("Keys");
+                    side.set(table.getKey(), sideRequest);
                 }
                 ((ArrayNode) side.path(table.getKey()).path("Keys")).add(key);
                 if (!started && refusal.isEmpty()) {
