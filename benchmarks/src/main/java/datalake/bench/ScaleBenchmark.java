@@ -52,11 +52,10 @@ public final class ScaleBenchmark {
         PrintStream out = System.out;
         // The ingester logs a JSON line per message: formatted as in Lambda, dropped here.
         System.setOut(new PrintStream(OutputStream.nullOutputStream()));
-        out.printf(Locale.ROOT, "scale: %,d files over %d s (%.1f/s), DynamoDB's limits / %s: %s; %s concurrent batches"
-                        + " (the template's MaximumConcurrency unless --concurrency), %d ms round trip to the simulated S3 and SNS%n",
+        out.printf(Locale.ROOT, "scale: %,d files over %d s (%.1f/s); %s; %s; %d ms round trip to the simulated S3 and SNS%n",
                 workload.files().size(), workload.seconds(), (double) workload.files().size() / workload.seconds(),
-                options.getOrDefault("factor", "20"), PartitionLimits.scaledDown(factor),
-                concurrency > 0 ? Integer.toString(concurrency) : "template", roundTrip.toMillis());
+                PartitionLimits.scaledDown(factor), concurrency > 0 ? concurrency + " concurrent batches"
+                        : "the template's MaximumConcurrency of concurrent batches", roundTrip.toMillis());
 
         List<ScaleFigures> results = new ArrayList<>();
         try (DynamoDbLocalProcess dynamoDbLocal = DynamoDbLocalProcess.start()) {

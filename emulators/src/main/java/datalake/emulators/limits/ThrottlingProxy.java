@@ -66,7 +66,7 @@ public final class ThrottlingProxy implements AutoCloseable {
     private final DynamoDbClient describer;
     private final PartitionModel model;
     private final PartitionGate gate;
-    private final Map<String, Optional<TableKeys>> tables = new ConcurrentHashMap<>();
+    private final Map<String, TableKeys> tables = new ConcurrentHashMap<>();
 
     private ThrottlingProxy(URI upstream, PartitionModel model) throws IOException {
         this.upstream = upstream;
@@ -119,16 +119,18 @@ public final class ThrottlingProxy implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         describer.close();
+        http.close();
     }
 
+    /** A table's keys, described once; a table that does not exist (yet) is asked about again next time. */
     private Optional<TableKeys> tableKeys(String table) {
-        return tables.computeIfAbsent(table, name -> {
+        return Optional.ofNullable(tables.computeIfAbsent(table, name -> {
             try {
-                return Optional.of(TableKeys.of(describer.describeTable(r -> r.tableName(name)).table()));
+                return TableKeys.of(describer.describeTable(r -> r.tableName(name)).table());
             } catch (ResourceNotFoundException missing) {
-                return Optional.empty();
+                return null; // not kept
             }
-        });
+        }));
     }
 
     private void handle(HttpExchange exchange) throws IOException {
