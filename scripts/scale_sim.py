@@ -18,7 +18,7 @@ for --seconds, as CSV lines "offset_ms,what,where,work_id" (work_id empty when t
 
 usage: scripts/scale_sim.py [--seed 1] [--whats 40] [--zipf 1.3] [--peak-factor 2.5] [--burst 20]
                             [--work-id-share 0.6] [--job-files 200] [--job-seconds 60] [--batch-ms 58.6]
-       scripts/scale_sim.py --emit-files F [--factor 20] [--seconds 300] [--files-per-day 100000000]
+       scripts/scale_sim.py --emit-files F [--factor 40] [--seconds 300] [--files-per-day 100000000]
 """
 import argparse
 import math
@@ -177,7 +177,7 @@ def main():
     parser.add_argument("--batch-ms", type=float, default=58.6, help="billed ms of an ingest batch of 10 (scripts/cost.py)")
     parser.add_argument("--max-concurrency", type=int, default=10, help="the template's IngestMaxConcurrency")
     parser.add_argument("--emit-files", help="write the busiest hour's uploads, one CSV line a file, to this file")
-    parser.add_argument("--factor", type=float, default=20, help="with --emit-files: rates and bursts divided by this")
+    parser.add_argument("--factor", type=float, default=40, help="with --emit-files: rates and bursts divided by this")
     parser.add_argument("--seconds", type=int, default=300, help="with --emit-files: seconds of the busiest hour")
     parser.add_argument("--files-per-day", type=int, default=100_000_000, help="with --emit-files: the scale")
     args = parser.parse_args()

@@ -34,7 +34,7 @@ public final class ScaleBenchmark {
     public static void main(String[] args) throws Exception {
         Map<String, String> options = Options.parse(args);
         ScaleWorkload workload = ScaleWorkload.read(Path.of(options.get("workload")));
-        double factor = Double.parseDouble(options.getOrDefault("factor", "20"));
+        double factor = Double.parseDouble(options.getOrDefault("factor", "40"));
         int shards = Integer.parseInt(options.getOrDefault("shards", "4"));
         int concurrency = Integer.parseInt(options.getOrDefault("concurrency", "0"));
         Duration roundTrip = Duration.ofMillis(Long.parseLong(options.getOrDefault("round-trip-ms", "5")));
@@ -99,11 +99,13 @@ public final class ScaleBenchmark {
         out.println(header);
         row(out, results, "top WHAT offered /s (p50/p99/max second)", r -> triple(r.offered(), "%.0f"));
         row(out, results, "hottest table key (<day>:...)", r -> r.hottestKey().substring(r.hottestKey().indexOf(':') + 1));
-        row(out, results, "  its writes /s (p50/p99/max second)", r -> triple(r.hottestPerSecond(), "%.0f"));
+        row(out, results, "  its writes /s while files arrive (p50/p99/max)", r -> triple(r.hottestPerSecond(), "%.0f"));
         row(out, results, "throttled writes (of which by a GSI key)", r -> String.format(Locale.ROOT, "%,d (%,d)",
                 r.throttledWrites(), r.throttledOnIndexes()));
         row(out, results, "handed back to SQS (dead-lettered)", r -> String.format(Locale.ROOT, "%,d (%,d)", r.handedBack(),
                 r.leftOnLastReceive()));
+        row(out, results, "  as the ingester's error kinds", r -> r.handedBackKinds().isEmpty() ? "-"
+                : r.handedBackKinds().toString().replaceAll("[{}]", ""));
         row(out, results, "not written by the end", r -> String.format(Locale.ROOT, "%,d", r.notWritten()));
         row(out, results, "freshness ms, enqueue to written (p50/p99)", r -> String.format(Locale.ROOT, "%.0f / %.0f",
                 r.freshness().p50(), r.freshness().p99()));

@@ -13,11 +13,12 @@ import java.util.Map;
  * @param seconds            the seconds they arrived over
  * @param offered            the top WHAT's uploads a second (its day key's offered writes)
  * @param hottestKey         the table key that took the most writes
- * @param hottestPerSecond   that key's writes admitted a second, over the run
+ * @param hottestPerSecond   that key's writes admitted a second while the files arrived
  * @param throttledWrites    writes the model refused (each refused attempt or unprocessed entry)
  * @param throttledOnIndexes of which refused by a GSI key
  * @param throttledReads     reads the model refused
  * @param handedBack         messages the ingester handed back to SQS (batch item failures)
+ * @param handedBackKinds    their error kinds, as the ingester logs them
  * @param leftOnLastReceive  of which on their last receive (dead-lettered by the ingester)
  * @param notWritten         files whose record was not written by the end of the run
  * @param freshness          enqueue to the record's write acknowledged (queryable), ms
@@ -28,7 +29,7 @@ import java.util.Map;
  */
 record ScaleFigures(String run, String limits, int shards, int files, int seconds, Percentiles offered, String hottestKey,
         Percentiles hottestPerSecond, long throttledWrites, long throttledOnIndexes, long throttledReads, long handedBack,
-        long leftOnLastReceive, long notWritten, Percentiles freshness, Percentiles queued, double drainSeconds,
+        Map<String, Long> handedBackKinds, long leftOnLastReceive, long notWritten, Percentiles freshness, Percentiles queued, double drainSeconds,
         ReadCost firstPage, ReadCost oneWhere) {
 
     /** The figures under {@code scale_<run>_...} names, for target/bench.json. */
@@ -44,6 +45,7 @@ record ScaleFigures(String run, String limits, int shards, int files, int second
         json.put(p + "throttled_writes_on_gsi", throttledOnIndexes);
         json.put(p + "throttled_reads", throttledReads);
         json.put(p + "handed_back", handedBack);
+        handedBackKinds.forEach((kind, n) -> json.put(p + "handed_back_" + kind, n));
         json.put(p + "dead_lettered", leftOnLastReceive);
         json.put(p + "not_written", notWritten);
         percentiles(json, p + "freshness", freshness, "ms");

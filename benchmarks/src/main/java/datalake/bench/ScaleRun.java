@@ -17,6 +17,7 @@ import datalake.ingester.Ingester;
 import datalake.ingester.IngesterClients;
 import datalake.ingester.IngesterConfig;
 import datalake.ingester.IngesterHandler;
+import datalake.ingester.Telemetry;
 import datalake.lambda.SdkClientFactory;
 import datalake.query.QueryApi;
 import datalake.query.QueryClients;
@@ -24,6 +25,7 @@ import datalake.query.QueryConfig;
 import datalake.records.ShardMap;
 import datalake.records.TimeBuckets;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -87,10 +89,11 @@ record ScaleRun(String name, PartitionLimits limits, int shards) {
                     .path("VisibilityTimeout").asLong(30));
             int maxReceiveCount = Integer.parseInt(stack.ingester().environment().getOrDefault("DATALAKE_MAX_RECEIVE_COUNT", "5"));
 
+            RetryReasons reasons = new RetryReasons();
             List<Ingester> ingesters = new ArrayList<>();
             List<RequestHandler<SQSEvent, SQSBatchResponse>> handlers = new ArrayList<>();
             for (int i = 0; i < source.maximumConcurrency(); i++) {
-                Ingester ingester = Ingester.forAws(config, clients).build();
+                Ingester ingester = Ingester.forAws(config, clients).telemetry(new Telemetry(reasons, Clock.systemUTC())).build();
                 ingesters.add(ingester);
                 handlers.add(new IngesterHandler(ingester));
             }
@@ -100,11 +103,11 @@ record ScaleRun(String name, PartitionLimits limits, int shards) {
                 long firstSecond = model.second();
                 long[] sent = feed(workload, queue, stack.bucket());
                 long lastArrival = System.nanoTime();
+                long lastSecond = model.second();
                 long deadline = lastArrival + drainLimit.toNanos();
                 while (acks.count() + queue.leftOnLastReceive() < workload.files().size() && System.nanoTime() < deadline) {
                     Thread.sleep(50);
                 }
-                long lastSecond = model.second();
                 try (DynamoDbClient reader = Emulators.clientsFor(proxy.endpoint()).build(DynamoDbClient.builder())) {
                     QueryApi api = QueryApi.forAws(QueryConfig.of(stack.recordsTable(), stack.bucket()),
                             new QueryClients(reader, clients.s3(), Emulators.presignerFor(NO_MOTO))).build();
@@ -112,7 +115,8 @@ record ScaleRun(String name, PartitionLimits limits, int shards) {
                             + (TimeBuckets.startOf(day + 1) - 1);
                     ReadCost firstPage = ReadCost.of(api, model, days, false);
                     ReadCost oneWhere = ReadCost.of(api, model, days + "&where=host00", true);
-                    return figures(workload, model, queue, acks, sent, lastArrival, firstSecond, lastSecond, firstPage, oneWhere);
+                    return figures(workload, model, queue, acks, reasons, sent, lastArrival, firstSecond, lastSecond, firstPage,
+                            oneWhere);
                 }
             } finally {
                 ingesters.forEach(Ingester::close);
@@ -136,8 +140,10 @@ record ScaleRun(String name, PartitionLimits limits, int shards) {
         return sent;
     }
 
-    private ScaleFigures figures(ScaleWorkload workload, PartitionModel model, LambdaQueue queue, WriteAcks acks, long[] sent,
-            long lastArrival, long firstSecond, long lastSecond, ReadCost firstPage, ReadCost oneWhere) {
+    /** The run's figures; the hottest key's seconds are those the files arrived in. */
+    private ScaleFigures figures(ScaleWorkload workload, PartitionModel model, LambdaQueue queue, WriteAcks acks,
+            RetryReasons reasons, long[] sent, long lastArrival, long firstSecond, long lastSecond, ReadCost firstPage,
+            ReadCost oneWhere) {
         List<Double> freshness = new ArrayList<>();
         List<Double> queued = new ArrayList<>();
         long lastAck = lastArrival;
@@ -159,7 +165,7 @@ record ScaleRun(String name, PartitionLimits limits, int shards) {
         return new ScaleFigures(name, limits.toString(), shards, workload.files().size(), workload.seconds(),
                 Percentiles.of(ScaleWorkload.sorted(workload.topWhatPerSecond())), hottest.key().value(),
                 Percentiles.of(ScaleWorkload.sorted(hottest.writesPerSecond(firstSecond, lastSecond))),
-                model.throttledWrites(), throttledOnIndexes, model.throttledReads(), queue.handedBack(),
+                model.throttledWrites(), throttledOnIndexes, model.throttledReads(), queue.handedBack(), reasons.kinds(),
                 queue.leftOnLastReceive(), workload.files().size() - acks.count(),
                 Percentiles.of(freshness), Percentiles.of(queued), (lastAck - lastArrival) / 1e9, firstPage, oneWhere);
     }
