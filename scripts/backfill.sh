@@ -6,6 +6,7 @@
 # DATALAKE_MAX_BUCKET_SPAN, DATALAKE_RETENTION_DAYS, AWS_REGION, the AWS CLI's credentials;
 # AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL_DYNAMODB for emulators (scripts/local.sh's).
 set -euo pipefail
+source "$(dirname "$0")/lib/help.sh" "$0" "$@"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/scripts/lib/java.sh"
 if [ ! -f "$root/index-tools/target/classpath.txt" ]; then

@@ -5,6 +5,7 @@
 # The same run is part 3 of scripts/bench.sh.
 #   scripts/bench-query.sh [--latency-ms N[,N...]] [--iterations N]      (defaults: 5,10 and 200)
 set -euo pipefail
+source "$(dirname "$0")/lib/help.sh" "$0" "$@"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/scripts/lib/java.sh"
 source "$root/scripts/lib/benchmarks.sh"

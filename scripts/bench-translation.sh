@@ -6,6 +6,7 @@
 #   scripts/bench-translation.sh              the default run (1 fork, 3 x 2 s warm-up, 5 x 2 s measured)
 #   scripts/bench-translation.sh -prof gc     extra arguments go to JMH
 set -euo pipefail
+source "$(dirname "$0")/lib/help.sh" "$0" "$@"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/scripts/lib/java.sh"
 source "$root/scripts/lib/benchmarks.sh"

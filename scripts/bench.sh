@@ -30,6 +30,7 @@
 #                       files/s, 25 WCU/s per key); 300 s of the busiest hour (60 s with --quick).
 # Needs the test virtualenv (moto) that scripts/test.sh installs; builds what it runs.
 set -euo pipefail
+source "$(dirname "$0")/lib/help.sh" "$0" "$@"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/scripts/lib/java.sh"
 cd "$root"

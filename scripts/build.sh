@@ -3,6 +3,7 @@
 #   scripts/build.sh                 both functions
 #   scripts/build.sh MODULE [DIR]    one function; with DIR, also unpacks its jar there (SAM's ARTIFACTS_DIR)
 set -euo pipefail
+source "$(dirname "$0")/lib/help.sh" "$0" "$@"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/scripts/lib/java.sh"
 

@@ -6,6 +6,7 @@
 # after the Maven build.
 #   scripts/check-template.sh [--no-build]
 set -euo pipefail
+source "$(dirname "$0")/lib/help.sh" "$0" "$@"
 cd "$(dirname "$0")/.."
 
 echo "repository: merge-conflict markers"

@@ -4,6 +4,7 @@
 # arguments go to sam deploy; --config-env ENV (e.g. prod) selects the samconfig environment of both.
 #   scripts/deploy.sh [--config-env ENV] [sam deploy options]
 set -euo pipefail
+source "$(dirname "$0")/lib/help.sh" "$0" "$@"
 cd "$(dirname "$0")/.."
 source scripts/lib/java.sh
 bash scripts/lib/venv.sh tools

@@ -9,6 +9,7 @@
 # Credentials come from the standard AWS chain (AWS_PROFILE, SSO, environment, instance role); the
 # region from the execute-api URL, else AWS_REGION / AWS_DEFAULT_REGION / the profile's.
 set -euo pipefail
+source "$(dirname "$0")/lib/help.sh" "$0" "$@"
 cd "$(dirname "$0")/.."
 bash scripts/lib/venv.sh >&2
 export DATALAKE_VENV="${DATALAKE_VENV:-$PWD/.venv}"

@@ -10,6 +10,7 @@
 #                collector is always added, as in Lambda.
 # The recording and the benchmark's figures stay in target/profile/.
 set -euo pipefail
+source "$(dirname "$0")/lib/help.sh" "$0" "$@"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/scripts/lib/java.sh"
 

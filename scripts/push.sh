@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
-# Uploads a file with its datalake metadata to the local bucket, as the datalake client's push does
-# (id, BLAKE2b-128 hash, key <id>/data, metadata in x-amz-meta-datalake). Run scripts/local.sh first.
-#   scripts/push.sh --what syslog --where myhost [--start TIME] [--end TIME] [--work-id ID] FILE
+# usage: scripts/push.sh --what WHAT --where WHERE [--start TIME] [--end TIME] [--work-id ID]
+#                        [--endpoint URL] [--bucket NAME] FILE|DIRECTORY...
+# Uploads files to the bucket of a running scripts/local.sh with their datalake metadata, as the datalake
+# client's push does (a fresh id, BLAKE2b-128 hash, key <id>/data, metadata in x-amz-meta-datalake); the
+# pipeline then indexes them. A DIRECTORY stands for every file under it; many files go up in one JVM,
+# several at once, with the progress on stderr and each file's s3:// URL on stdout, waiting while the
+# ingest queue holds 200 messages (moto's SQS slows with a queue's depth; keep it shallow with any tool).
+#   TIME        ms or seconds since the epoch, or ISO-8601; --start defaults to each file's modification
+#               time, --end to none (an instant)
+#   --endpoint  moto's URL: http://127.0.0.1:$DATALAKE_LOCAL_MOTO_PORT (default port 5000), as for local.sh
+#   --bucket    the local stack's: $DATALAKE_LOCAL_PREFIX-123456789012-us-east-1 (default prefix datalake)
 set -euo pipefail
+source "$(dirname "$0")/lib/help.sh" "$0" "$@"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/scripts/lib/java.sh"
 if [ ! -f "$root/local-runner/target/classpath.txt" ]; then

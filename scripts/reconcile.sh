@@ -5,6 +5,7 @@
 #   scripts/reconcile.sh s3://bucket[/prefix] [--fix] [--workers N]
 # Configuration as for scripts/backfill.sh.
 set -euo pipefail
+source "$(dirname "$0")/lib/help.sh" "$0" "$@"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/scripts/lib/java.sh"
 if [ ! -f "$root/index-tools/target/classpath.txt" ]; then

@@ -6,6 +6,7 @@
 # local-runner/target/soak-report.txt.  Usage: scripts/soak.sh [N [ROUND]]   (default 2000 500; e.g. 100000)
 # scripts/test.sh runs the same test at 1,000 as part of the suite.
 set -euo pipefail
+source "$(dirname "$0")/lib/help.sh" "$0" "$@"
 cd "$(dirname "$0")/.."
 N="${1:-2000}"
 ROUND="${2:-500}"

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Runs every test on a fresh machine: unit tests (surefire) and integration tests (failsafe)
-# against DynamoDB Local (in-process, from Maven Central) and moto server (from the test
-# virtualenv this script creates), plus the Python datalake client compatibility checks, the tests of
+# Runs every test on a fresh machine, as CI does, with a JDK >= 21 (JAVA_HOME, else the newest under
+# /usr/lib/jvm): unit tests (surefire) and integration tests (failsafe, a short fuzzing run and a soak of
+# 1,000 notifications included) against DynamoDB Local (in-process, from Maven Central) and moto server
+# (from the test virtualenv this script creates), plus the Python datalake client compatibility checks, the tests of
 # clients/python (pytest), and the explorer page in Debian's headless Chromium (installed here when
 # missing and running as root, as CI does; scripts/lib/chromium.sh).
 # LocalStack tests run where Docker exists and are skipped, with the reason, where it does not.
 # Then checks template.yaml (scripts/check-template.sh).
 # Extra arguments go to Maven, e.g. `scripts/test.sh -pl common-records`.
 set -euo pipefail
+source "$(dirname "$0")/lib/help.sh" "$0" "$@"
 cd "$(dirname "$0")/.."
 
 source scripts/lib/java.sh

@@ -12,6 +12,8 @@ import requests
 LOG = logging.getLogger("datalake_aws")
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+#: The local runner (scripts/local.sh) signs for us-east-1 on this machine's loopback addresses.
+_LOCAL_REGIONS = {"127.0.0.1": "us-east-1", "localhost": "us-east-1", "::1": "us-east-1"}
 _EXECUTE_API_HOST = re.compile(r"^[a-z0-9]+\.execute-api\.([a-z0-9-]+)\.amazonaws\.com(\.cn)?$")
 
 
@@ -81,7 +83,10 @@ class SigV4Session(ApiSession):
     Credentials come from botocore's standard chain (environment, ``AWS_PROFILE`` and the shared
     files, SSO, container and instance roles) and are refreshed when they expire. The region is the
     one in an ``execute-api`` URL, else ``AWS_REGION``, else botocore's (``AWS_DEFAULT_REGION`` or
-    the profile's). Query strings are re-encoded the canonical SigV4 way (RFC 3986, ``%20`` not
+    the profile's), else, for an API on this machine (``scripts/local.sh --auth iam``), the local
+    runner's ``us-east-1``: no region variable is then needed, and none must be set for the datalake
+    client's ``push`` and ``cat s3://`` to use ``AWS_ENDPOINT_URL_S3`` (with one, it builds an AWS S3
+    URL itself). Query strings are re-encoded the canonical SigV4 way (RFC 3986, ``%20`` not
     ``+``) before signing, so that the API reads exactly what was signed.
     """
 
@@ -94,7 +99,7 @@ class SigV4Session(ApiSession):
 
         self._botocore = botocore_session or botocore.session.Session()
         self.region = region or region_of(self.api_url) or os.environ.get("AWS_REGION") \
-            or self._botocore.get_config_variable("region")
+            or self._botocore.get_config_variable("region") or _LOCAL_REGIONS.get(origin(self.api_url)[1])
         if not self.region:
             raise ValueError("Cannot tell the region of %s: set AWS_REGION (or AWS_DEFAULT_REGION, or a "
                              "profile's region) to the API's region." % self.api_url)

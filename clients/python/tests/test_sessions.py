@@ -143,6 +143,14 @@ def test_the_region_comes_from_the_url_then_the_environment(aws_env, monkeypatch
     assert SigV4Session(api_url="https://api.example.com").region == "us-west-2"
 
 
+def test_an_api_on_this_machine_is_the_local_runner_and_signs_for_its_region(aws_env, monkeypatch):
+    # No region variable, so that the datalake client's push and cat use AWS_ENDPOINT_URL_S3 (test_local_s3).
+    assert SigV4Session(api_url="http://127.0.0.1:8080").region == "us-east-1"
+    assert SigV4Session(api_url="http://localhost:18080").region == "us-east-1"
+    monkeypatch.setenv("AWS_REGION", "eu-west-1")
+    assert SigV4Session(api_url="http://127.0.0.1:8080").region == "eu-west-1", "a region set wins"
+
+
 def test_no_region_or_no_credentials_is_one_clear_sentence(aws_env, monkeypatch):
     with pytest.raises(ValueError, match="set AWS_REGION"):
         SigV4Session(api_url="https://api.example.com")

@@ -3,39 +3,47 @@ package datalake.emulators;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Serves an API Gateway HTTP API handler (payload format 2.0) over plain HTTP with the JDK's
- * {@link HttpServer}: each request becomes an {@link APIGatewayV2HTTPEvent} as API Gateway would
- * send it ({@code $default} stage and route), and the handler's response is written back. For local
- * runs and tests; no TLS, no throttling. Optionally it authorises as the API's {@code AWS_IAM} mode
- * does ({@link Builder#sigV4}: every API request must carry a valid SigV4 signature, else 403
+ * Serves an API Gateway HTTP API handler (payload format 2.0) over plain HTTP/1.1 ({@link HttpWire}):
+ * each request becomes an {@link APIGatewayV2HTTPEvent} as API Gateway would send it ({@code $default}
+ * stage and route, the raw path and query as sent), and the handler's response is written back. For
+ * local runs and tests; no TLS. Optionally it authorises as the API's {@code AWS_IAM} mode does
+ * ({@link Builder#sigV4}: every API request must carry a valid SigV4 signature, else 403
  * {@code {"message":"Forbidden"}}), and serves static files at paths of their own ({@link Builder#staticFiles}).
+ *
+ * <p>Bounded everywhere, so that overload passes as soon as the callers leave: at most
+ * {@link Builder#concurrency} requests run in the handler and {@link Builder#queue} wait for it; one more
+ * is answered at once as API Gateway throttles, 429 {@code {"message":"Too Many Requests"}} with
+ * {@code Retry-After}; beyond {@value #MAX_CONNECTIONS} open connections a new one is answered 503. Every
+ * connection has TCP_NODELAY: a response is one write, and nothing waits for the client's delayed ACK.
  *
  * <pre>{@code
  * try (HttpApiServer server = HttpApiServer.start(new QueryHandler(config, dynamoDb, s3, presigner), 8080)) {
@@ -45,26 +53,35 @@ import java.util.concurrent.atomic.AtomicInteger;
  * }</pre>
  */
 public final class HttpApiServer implements AutoCloseable {
-    private static final int THREADS = 8;
+    static final int MAX_CONNECTIONS = 512;
     /** The query function's timeout in template.yaml (API Gateway waits at most 29 s). */
     private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(29);
-    private static final DateTimeFormatter REQUEST_TIME =
-            DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ROOT);
+    /** How long a keep-alive connection may wait for its next request (and a request for its next byte). */
+    private static final int IDLE_MILLIS = 30_000;
+    private static final String RETRY_AFTER_SECONDS = "1";
 
-    private final HttpServer server;
-    private final ExecutorService executor;
+    private final ServerSocket socket;
+    private final ThreadPoolExecutor executor;
     private final RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler;
     private final SigV4Verifier verifier;
     private final Map<String, StaticFile> staticFiles;
+    private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
+    private final ApiTraffic traffic = new ApiTraffic();
     private final Object stopped = new Object();
     private boolean closed;
 
-    private HttpApiServer(HttpServer server, ExecutorService executor, Builder builder) {
-        this.server = server;
-        this.executor = executor;
+    private HttpApiServer(ServerSocket socket, Builder builder) {
+        this.socket = socket;
         this.handler = builder.handler;
         this.verifier = builder.verifier;
         this.staticFiles = Map.copyOf(builder.staticFiles);
+        AtomicInteger count = new AtomicInteger();
+        this.executor = new ThreadPoolExecutor(builder.concurrency, builder.concurrency, 0, TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(builder.queue), runnable -> {
+                    Thread thread = new Thread(runnable, "http-api-" + count.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                }, new ThreadPoolExecutor.AbortPolicy());
     }
 
     /** Serves {@code handler} on 127.0.0.1:{@code port} (0 for a free port). */
@@ -82,12 +99,14 @@ public final class HttpApiServer implements AutoCloseable {
         return new Builder(handler);
     }
 
-    /** Where to listen, how to authorise, and what else to serve. */
+    /** Where to listen, how to authorise, what else to serve, and how much to take on at once. */
     public static final class Builder {
         private final RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler;
         private InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         private SigV4Verifier verifier;
         private Map<String, StaticFile> staticFiles = Map.of();
+        private int concurrency = 8;
+        private int queue = 64;
 
         private Builder(RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler) {
             this.handler = handler;
@@ -118,42 +137,63 @@ public final class HttpApiServer implements AutoCloseable {
             return this;
         }
 
+        /** Requests the handler runs at once (8). */
+        public Builder concurrency(int requests) {
+            if (requests < 1) {
+                throw new IllegalArgumentException("the concurrency must be at least 1, not " + requests + ".");
+            }
+            this.concurrency = requests;
+            return this;
+        }
+
+        /** Requests that may wait for the handler (64); one more is answered 429. */
+        public Builder queue(int requests) {
+            if (requests < 1) {
+                throw new IllegalArgumentException("the queue must hold at least 1 request, not " + requests + ".");
+            }
+            this.queue = requests;
+            return this;
+        }
+
         public HttpApiServer start() {
-            return HttpApiServer.start(this);
+            ServerSocket listening;
+            try {
+                listening = new ServerSocket();
+                listening.setReuseAddress(true);
+                listening.bind(address, 128);
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not listen on " + address + "; is the port taken?", e);
+            }
+            HttpApiServer server = new HttpApiServer(listening, this);
+            Thread acceptor = new Thread(server::accept, "http-api-accept-" + listening.getLocalPort());
+            acceptor.setDaemon(true);
+            acceptor.start();
+            return server;
         }
     }
 
-    private static HttpApiServer start(Builder builder) {
-        InetSocketAddress address = builder.address;
-        HttpServer server;
-        try {
-            server = HttpServer.create(address, 0);
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not listen on " + address + "; is the port taken?", e);
-        }
-        AtomicInteger count = new AtomicInteger();
-        ExecutorService executor = Executors.newFixedThreadPool(THREADS, runnable -> {
-            Thread thread = new Thread(runnable, "http-api-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
-        HttpApiServer api = new HttpApiServer(server, executor, builder);
-        server.createContext("/", api::exchange);
-        server.setExecutor(executor);
-        server.start();
-        return api;
+    /** Requests answered so far, by outcome. */
+    public record Counts(long requests, long clientErrors, long serverErrors, long throttled) {
+    }
+
+    public Counts counts() {
+        return traffic.counts();
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return socket.getLocalPort();
     }
 
     /** {@code http://<host>:<port>}, without a trailing slash. */
     public URI url() {
-        InetSocketAddress address = server.getAddress();
-        String host = address.getAddress().isLoopbackAddress() || address.getAddress().isAnyLocalAddress()
-                ? "127.0.0.1" : address.getHostString();
-        return URI.create("http://" + host + ":" + address.getPort());
+        InetAddress address = socket.getInetAddress();
+        String host = address.isLoopbackAddress() || address.isAnyLocalAddress() ? "127.0.0.1" : address.getHostAddress();
+        return URI.create("http://" + host + ":" + port());
+    }
+
+    /** The open connections' sockets, for tests of their options. */
+    List<Socket> connections() {
+        return List.copyOf(connections);
     }
 
     /** Blocks until {@link #close()} is called (from another thread or a shutdown hook). */
@@ -174,7 +214,8 @@ public final class HttpApiServer implements AutoCloseable {
             closed = true;
             stopped.notifyAll();
         }
-        server.stop(0);
+        closeQuietly(socket);
+        connections.forEach(HttpApiServer::closeQuietly);
         executor.shutdown();
         try {
             executor.awaitTermination(5, TimeUnit.SECONDS);
@@ -183,141 +224,128 @@ public final class HttpApiServer implements AutoCloseable {
         }
     }
 
-    private void exchange(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
-            StaticFile file = method.equals("GET") || method.equals("HEAD")
-                    ? staticFiles.get(exchange.getRequestURI().getRawPath()) : null;
-            if (file != null) {
-                write(exchange, page(file));
-                return;
+    private boolean isClosed() {
+        synchronized (stopped) {
+            return closed;
+        }
+    }
+
+    private void accept() {
+        int count = 0;
+        while (!isClosed()) {
+            Socket client;
+            try {
+                client = socket.accept();
+                client.setTcpNoDelay(true);
+            } catch (IOException e) {
+                if (!isClosed()) {
+                    System.err.println("http-api: accept failed: " + e.getMessage());
+                }
+                continue;
             }
-            byte[] body;
-            try (InputStream in = exchange.getRequestBody()) {
-                body = in.readAllBytes();
+            if (connections.size() >= MAX_CONNECTIONS) {
+                refuseConnection(client);
+                continue;
             }
-            if (verifier != null) {
-                var refusal = verifier.refusal(method, exchange.getRequestURI(), exchange.getRequestHeaders(), body);
-                if (refusal.isPresent()) {
-                    // API Gateway says no more than this; the reason is for whoever runs the server.
-                    System.err.println("http-api: 403 for " + method + " " + exchange.getRequestURI().getRawPath()
-                            + ": " + refusal.get());
-                    write(exchange, APIGatewayV2HTTPResponse.builder().withStatusCode(403)
-                            .withHeaders(Map.of("content-type", "application/json"))
-                            .withBody("{\"message\":\"Forbidden\"}").build());
+            connections.add(client);
+            Thread.ofVirtual().name("http-api-connection-" + ++count).start(() -> serve(client));
+        }
+    }
+
+    /** One more connection than the server keeps: answered 503 at once, then closed. */
+    private void refuseConnection(Socket client) {
+        try (client) {
+            client.setSoTimeout(1_000);
+            traffic.refused();
+            HttpWire.write(client.getOutputStream(), 503, List.of(Map.entry("content-type", "application/json"),
+                    Map.entry("retry-after", RETRY_AFTER_SECONDS)),
+                    "{\"message\":\"Service Unavailable\"}".getBytes(StandardCharsets.UTF_8), false, true);
+        } catch (IOException e) {
+            // the client is gone; nothing to answer
+        }
+    }
+
+    /** The requests of one connection, one after another, until either side closes it. */
+    private void serve(Socket client) {
+        try (client) {
+            client.setSoTimeout(IDLE_MILLIS);
+            InputStream in = new BufferedInputStream(client.getInputStream());
+            OutputStream out = client.getOutputStream();
+            while (!isClosed()) {
+                Optional<HttpWire.WireRequest> request;
+                try {
+                    request = HttpWire.read(in, out);
+                } catch (HttpWire.MalformedRequestException e) {
+                    // What API Gateway says of a request it cannot read; the connection cannot be trusted after it.
+                    traffic.count(e.status());
+                    HttpWire.write(out, e.status(), List.of(Map.entry("content-type", "application/json")),
+                            ("{\"message\":\"" + e.getMessage() + "\"}").getBytes(StandardCharsets.UTF_8), false, true);
+                    return;
+                }
+                if (request.isEmpty()) {
+                    return;
+                }
+                boolean keepAlive = request.get().keepAlive();
+                APIGatewayV2HTTPResponse response = respond(request.get(), client);
+                int status = response.getStatusCode() == 0 ? 200 : response.getStatusCode();
+                traffic.count(status);
+                HttpWire.write(out, status, HttpApiEvents.headers(response), HttpApiEvents.body(response),
+                        request.get().method().equalsIgnoreCase("HEAD"), !keepAlive);
+                if (!keepAlive) {
                     return;
                 }
             }
-            APIGatewayV2HTTPResponse response;
-            try {
-                response = handler.handleRequest(toEvent(exchange, body),
-                        new LocalLambdaContext("datalake-query", QUERY_TIMEOUT, 512));
-            } catch (RuntimeException e) {
-                // What API Gateway answers when the function fails.
-                System.err.println("http-api: the handler failed: " + e);
-                response = APIGatewayV2HTTPResponse.builder().withStatusCode(500)
-                        .withHeaders(Map.of("content-type", "application/json"))
-                        .withBody("{\"message\":\"Internal Server Error\"}").build();
+        } catch (SocketTimeoutException | SocketException idleOrGone) {
+            // an idle keep-alive connection, or a client that left: nothing to answer
+        } catch (IOException e) {
+            // the same, seen by a read or a write
+        } finally {
+            connections.remove(client);
+        }
+    }
+
+    private APIGatewayV2HTTPResponse respond(HttpWire.WireRequest request, Socket client) {
+        String method = request.method().toUpperCase(Locale.ROOT);
+        StaticFile file = method.equals("GET") || method.equals("HEAD") ? staticFiles.get(request.rawPath()) : null;
+        if (file != null) {
+            return HttpApiEvents.page(file);
+        }
+        if (verifier != null) {
+            Optional<String> refusal = verifier.refusal(method, request.rawPath(), request.rawQuery(), request.headers(),
+                    request.body());
+            if (refusal.isPresent()) {
+                // API Gateway says no more than this; the reason is for whoever runs the server.
+                System.err.println("http-api: 403 for " + method + " " + request.rawPath() + ": " + refusal.get());
+                return HttpApiEvents.json(403, "{\"message\":\"Forbidden\"}");
             }
-            write(exchange, response);
         }
-    }
-
-    /** A static file's response: never cached (the page changes with the code), never sniffed, nothing from elsewhere. */
-    private static APIGatewayV2HTTPResponse page(StaticFile file) {
-        return APIGatewayV2HTTPResponse.builder().withStatusCode(200)
-                .withHeaders(Map.of("content-type", file.contentType(), "cache-control", "no-cache",
-                        "x-content-type-options", "nosniff",
-                        "content-security-policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"))
-                .withBody(Base64.getEncoder().encodeToString(file.body()))
-                .withIsBase64Encoded(true).build();
-    }
-
-    static APIGatewayV2HTTPEvent toEvent(HttpExchange exchange, byte[] body) {
-        URI uri = exchange.getRequestURI();
-        String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
-        Map<String, String> headers = new LinkedHashMap<>();
-        exchange.getRequestHeaders().forEach((name, values) ->
-                headers.put(name.toLowerCase(Locale.ROOT), String.join(",", values)));
-        // API Gateway adds these; this server speaks plain HTTP, which is what links must then say.
-        String sourceIp = exchange.getRemoteAddress().getAddress().getHostAddress();
-        headers.putIfAbsent("x-forwarded-proto", "http");
-        headers.putIfAbsent("x-forwarded-port", Integer.toString(exchange.getLocalAddress().getPort()));
-        headers.putIfAbsent("x-forwarded-for", sourceIp);
-        String rawQuery = uri.getRawQuery() == null ? "" : uri.getRawQuery();
-        String host = headers.getOrDefault("host", "127.0.0.1");
-        int colon = host.lastIndexOf(':');
-        String domainName = colon > 0 && !host.endsWith("]") ? host.substring(0, colon) : host;
-        ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
-        APIGatewayV2HTTPEvent.RequestContext context = APIGatewayV2HTTPEvent.RequestContext.builder()
-                .withRouteKey("$default")
-                .withStage("$default")
-                .withRequestId(UUID.randomUUID().toString())
-                .withDomainName(domainName)
-                .withDomainPrefix(domainName.contains(".") ? domainName.substring(0, domainName.indexOf('.')) : domainName)
-                .withTime(REQUEST_TIME.format(now))
-                .withTimeEpoch(now.toInstant().toEpochMilli())
-                .withHttp(APIGatewayV2HTTPEvent.RequestContext.Http.builder()
-                        .withMethod(method)
-                        .withPath(uri.getRawPath())
-                        .withProtocol(exchange.getProtocol())
-                        .withSourceIp(sourceIp)
-                        .withUserAgent(headers.get("user-agent"))
-                        .build())
-                .build();
-        return APIGatewayV2HTTPEvent.builder()
-                .withVersion("2.0")
-                .withRouteKey("$default")
-                .withRawPath(uri.getRawPath())
-                .withRawQueryString(rawQuery)
-                .withHeaders(headers)
-                .withQueryStringParameters(rawQuery.isEmpty() ? null : queryParameters(rawQuery))
-                .withRequestContext(context)
-                .withBody(body.length == 0 ? null : Base64.getEncoder().encodeToString(body))
-                .withIsBase64Encoded(body.length > 0)
-                .build();
-    }
-
-    /** As API Gateway does: decoded, repeated names joined with commas. */
-    static Map<String, String> queryParameters(String rawQuery) {
-        Map<String, String> params = new LinkedHashMap<>();
-        QueryStrings.forEachPair(rawQuery, HttpApiServer::lenientDecode,
-                (name, value) -> params.merge(name, value, (a, b) -> a + "," + b));
-        return params;
-    }
-
-    private static String lenientDecode(String s) {
+        APIGatewayV2HTTPEvent event = HttpApiEvents.toEvent(request, client);
+        Future<APIGatewayV2HTTPResponse> answer;
         try {
-            return URLDecoder.decode(s, StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException malformed) {
-            return s;
+            answer = executor.submit(() -> handler.handleRequest(event,
+                    new LocalLambdaContext("datalake-query", QUERY_TIMEOUT, 512)));
+        } catch (RejectedExecutionException full) {
+            APIGatewayV2HTTPResponse throttled = HttpApiEvents.json(429, "{\"message\":\"Too Many Requests\"}");
+            throttled.getHeaders().put("retry-after", RETRY_AFTER_SECONDS);
+            return throttled;
+        }
+        try {
+            return answer.get();
+        } catch (ExecutionException e) {
+            // What API Gateway answers when the function fails.
+            System.err.println("http-api: the handler failed: " + e.getCause());
+            return HttpApiEvents.json(500, "{\"message\":\"Internal Server Error\"}");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return HttpApiEvents.json(503, "{\"message\":\"Service Unavailable\"}");
         }
     }
 
-    private static void write(HttpExchange exchange, APIGatewayV2HTTPResponse response) throws IOException {
-        if (response.getHeaders() != null) {
-            response.getHeaders().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
-        }
-        if (response.getMultiValueHeaders() != null) {
-            response.getMultiValueHeaders().forEach((name, values) ->
-                    values.forEach(value -> exchange.getResponseHeaders().add(name, value)));
-        }
-        List<String> cookies = response.getCookies();
-        if (cookies != null) {
-            cookies.forEach(cookie -> exchange.getResponseHeaders().add("set-cookie", cookie));
-        }
-        String text = response.getBody();
-        byte[] body = text == null ? new byte[0]
-                : response.getIsBase64Encoded() ? Base64.getDecoder().decode(text) : text.getBytes(StandardCharsets.UTF_8);
-        int status = response.getStatusCode() == 0 ? 200 : response.getStatusCode();
-        boolean noBody = exchange.getRequestMethod().equalsIgnoreCase("HEAD") || status == 204 || status == 304;
-        if (noBody || body.length == 0) {
-            exchange.sendResponseHeaders(status, -1);
-            return;
-        }
-        exchange.sendResponseHeaders(status, body.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
+    private static void closeQuietly(java.io.Closeable closeable) {
+        try {
+            closeable.close();
+        } catch (IOException e) {
+            // closing anyway
         }
     }
 }

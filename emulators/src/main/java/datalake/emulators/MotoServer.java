@@ -2,6 +2,7 @@ package datalake.emulators;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.HttpURLConnection;
 import java.net.URI;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,6 +27,7 @@ public final class MotoServer implements AutoCloseable {
 
     private static final int OUTPUT_LINES_KEPT = 40;
     private static final int PORT_ATTEMPTS = 3;
+    private static Path launcher;
 
     private final Path venv;
     private final int requestedPort;
@@ -86,8 +89,9 @@ public final class MotoServer implements AutoCloseable {
     }
 
     private void launch(Path executable, int candidate) {
+        // moto_server's own main, through moto_server.py, which bounds what moto's SQS and SNS cost and keep.
         ProcessBuilder builder = new ProcessBuilder(
-                executable.toString(), "-H", "127.0.0.1", "-p", Integer.toString(candidate))
+                python(executable).toString(), launcher().toString(), "-H", "127.0.0.1", "-p", Integer.toString(candidate))
                 .redirectErrorStream(true);
         // Werkzeug/Flask print colour codes and buffer output without these.
         builder.environment().put("PYTHONUNBUFFERED", "1");
@@ -128,6 +132,32 @@ public final class MotoServer implements AutoCloseable {
         port = candidate;
     }
 
+    /** The virtualenv's python beside its moto_server. */
+    private static Path python(Path motoServer) {
+        Path bin = motoServer.getParent();
+        Path windows = bin.resolve("python.exe");
+        return Files.exists(windows) ? windows : bin.resolve("python");
+    }
+
+    /** moto_server.py (a resource of this module) as a file python can run, written once per JVM. */
+    static synchronized Path launcher() {
+        if (launcher == null) {
+            try (InputStream in = MotoServer.class.getResourceAsStream("moto_server.py")) {
+                if (in == null) {
+                    throw new EmulatorStartException("moto_server.py is not on the classpath; build emulators with Maven.");
+                }
+                // "moto_server" in its name: the benchmarks find moto's process by it (BenchStack).
+                Path file = Files.createTempFile("datalake-moto_server-", ".py");
+                file.toFile().deleteOnExit();
+                Files.write(file, in.readAllBytes());
+                launcher = file;
+            } catch (IOException e) {
+                throw new EmulatorStartException("could not write moto's launcher to a temporary file: " + e, e);
+            }
+        }
+        return launcher;
+    }
+
     /** Ends moto and its descendants; its state is gone. Does nothing when it is not running. */
     public synchronized void stop() {
         if (process == null) {
@@ -141,6 +171,11 @@ public final class MotoServer implements AutoCloseable {
 
     public synchronized boolean isRunning() {
         return process != null && process.isAlive();
+    }
+
+    /** The exit status of a moto that was started and has exited (killed, or failed) without {@link #stop()}. */
+    public synchronized Optional<Integer> exitValue() {
+        return process == null || process.isAlive() ? Optional.empty() : Optional.of(process.exitValue());
     }
 
     /** The port of the running server. */

@@ -90,6 +90,18 @@ public final class SigV4Verifier {
      * @param body    its body (empty for none)
      */
     public Optional<String> refusal(String method, URI rawUri, Map<String, List<String>> headers, byte[] body) {
+        return refusal(method, rawUri.getRawPath(), rawUri.getRawQuery(), headers, body);
+    }
+
+    /**
+     * {@link #refusal(String, URI, Map, byte[])} of a request target as sent, which need not be a valid
+     * URI (a malformed percent escape is the API's to answer, after the signature).
+     *
+     * @param rawPath  the path as sent
+     * @param rawQuery the query as sent, without its {@code ?}; null or empty for none
+     */
+    public Optional<String> refusal(String method, String rawPath, String rawQuery, Map<String, List<String>> headers,
+            byte[] body) {
         Map<String, String> lower = new LinkedHashMap<>();
         headers.forEach((name, values) -> lower.merge(name.toLowerCase(Locale.ROOT), String.join(",", values),
                 (a, b) -> a + "," + b));
@@ -125,7 +137,12 @@ public final class SigV4Verifier {
             return Optional.of("the signature expired: signed at " + signedAt + ", more than " + WINDOW.toMinutes()
                     + " minutes from now");
         }
-        Optional<String> expected = signature(method, rawUri, lower, signedHeaders, signedAt, body);
+        Optional<String> expected;
+        try {
+            expected = signature(method, rawPath, rawQuery, lower, signedHeaders, signedAt, body);
+        } catch (IllegalArgumentException e) {
+            return Optional.of("the request cannot be put in SigV4's canonical form (its host or method)");
+        }
         if (expected.isEmpty()) {
             return Optional.of("the signed headers are missing from the request");
         }
@@ -136,8 +153,8 @@ public final class SigV4Verifier {
     }
 
     /** The Authorization header's Signature that the SDK's signer computes for the signed parts of the request. */
-    private Optional<String> signature(String method, URI rawUri, Map<String, String> headers, List<String> signedHeaders,
-            Instant signedAt, byte[] body) {
+    private Optional<String> signature(String method, String rawPath, String rawQuery, Map<String, String> headers,
+            List<String> signedHeaders, Instant signedAt, byte[] body) {
         String host = headers.get("host");
         if (host == null) {
             return Optional.empty();
@@ -148,8 +165,8 @@ public final class SigV4Verifier {
                 .protocol("http")
                 .host(origin.getHost())
                 .port(origin.getPort() < 0 ? 80 : origin.getPort())
-                .encodedPath(rawUri.getRawPath() == null || rawUri.getRawPath().isEmpty() ? "/" : rawUri.getRawPath());
-        for (Map.Entry<String, List<String>> parameter : queryParameters(rawUri.getRawQuery()).entrySet()) {
+                .encodedPath(rawPath == null || rawPath.isEmpty() ? "/" : rawPath);
+        for (Map.Entry<String, List<String>> parameter : queryParameters(rawQuery).entrySet()) {
             request.putRawQueryParameter(parameter.getKey(), parameter.getValue());
         }
         for (String name : signedHeaders) {

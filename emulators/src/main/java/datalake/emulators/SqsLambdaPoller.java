@@ -38,6 +38,7 @@ public final class SqsLambdaPoller implements Runnable, AutoCloseable {
     private final FunctionSettings function;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicLong failedItems = new AtomicLong();
+    private final AtomicLong delivered = new AtomicLong();
     private final List<Thread> threads = new ArrayList<>();
 
     public SqsLambdaPoller(SqsClient sqs, SqsEventSource source, RequestHandler<SQSEvent, SQSBatchResponse> handler,
@@ -68,12 +69,18 @@ public final class SqsLambdaPoller implements Runnable, AutoCloseable {
     /** One poller's loop; {@link #start()} runs MaximumConcurrency of them. */
     @Override
     public void run() {
+        int failures = 0;
         while (running.get()) {
             try {
                 pollOnce(1);
+                failures = 0;
             } catch (RuntimeException e) {
                 if (running.get()) {
-                    System.err.println("{\"level\":\"WARN\",\"message\":\"local SQS poller: receive failed, retrying\"}");
+                    // The first failure of a run of them, then one line a minute: who watches the emulator stops the rest.
+                    if (failures++ % 60 == 0) {
+                        System.err.println("sqs-poller: receiving from " + source.queueUrl() + " failed (" + e.getMessage()
+                                + "); retrying every second");
+                    }
                     sleepQuietly(1000);
                 }
             }
@@ -87,11 +94,20 @@ public final class SqsLambdaPoller implements Runnable, AutoCloseable {
 
     /** Stops and waits (up to the function's timeout) for the pollers {@link #start()} started. */
     @Override
-    public synchronized void close() {
+    public void close() {
+        close(function.timeout());
+    }
+
+    /** Stops and waits up to {@code wait} in all for the pollers {@link #start()} started to finish their batches. */
+    public synchronized void close(Duration wait) {
         stop();
+        long deadline = System.nanoTime() + wait.toNanos();
         for (Thread thread : threads) {
             try {
-                thread.join(function.timeout().toMillis());
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || !thread.join(Duration.ofNanos(left))) {
+                    return;
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -102,6 +118,11 @@ public final class SqsLambdaPoller implements Runnable, AutoCloseable {
     /** Messages the handler returned as batch item failures so far. */
     public long failedItems() {
         return failedItems.get();
+    }
+
+    /** Messages handed to the handler so far (a message delivered again counts again). */
+    public long messages() {
+        return delivered.get();
     }
 
     /**
@@ -141,6 +162,7 @@ public final class SqsLambdaPoller implements Runnable, AutoCloseable {
             sqs.deleteMessageBatch(r -> r.queueUrl(source.queueUrl()).entries(entries));
         }
         failedItems.addAndGet(failed.size());
+        delivered.addAndGet(messages.size());
         return messages.size();
     }
 

@@ -16,7 +16,10 @@ import datalake.ingester.Ingester;
 import datalake.ingester.IngesterClients;
 import datalake.ingester.IngesterConfig;
 import datalake.ingester.IngesterHandler;
+import datalake.ingester.Telemetry;
 import datalake.lambda.EnvironmentVariable;
+import datalake.query.QueryApi;
+import datalake.query.QueryClients;
 import datalake.query.QueryConfig;
 import datalake.query.QueryHandler;
 import java.io.IOException;
@@ -26,10 +29,17 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The whole pipeline on a laptop ({@code scripts/local.sh}): DynamoDB Local and moto, the stack of
@@ -41,12 +51,20 @@ import java.util.concurrent.CountDownLatch;
 public final class LocalRunner implements AutoCloseable {
     /** The line a script or test waits for; it carries the API URL. */
     static final String READY = "datalake local: ready";
+    /** The exit status when an emulator is gone. */
+    static final int EMULATOR_GONE = 3;
+    static final int SUMMARY_SECONDS = 10;
+    /** How long a stopping runner waits for the batches in hand. */
+    private static final Duration POLLER_STOP = Duration.ofSeconds(30);
 
     private final RunnerOptions options;
     private final DynamoDbLocal dynamoDb;
     private final MotoServer moto;
+    private FunctionLog log;
     private HttpApiServer api;
     private SqsLambdaPoller poller;
+    private ScheduledExecutorService watcher;
+    private final List<ScheduledFuture<?>> watches = new ArrayList<>();
 
     LocalRunner(RunnerOptions options) {
         this.options = options;
@@ -59,13 +77,8 @@ public final class LocalRunner implements AutoCloseable {
         try {
             options = RunnerOptions.parse(args, System.getenv());
         } catch (IllegalArgumentException e) {
-            System.err.println("error: " + e.getMessage());
-            System.err.println(RunnerOptions.USAGE);
+            System.err.println("error: " + e.getMessage() + " (scripts/local.sh --help lists the options)");
             System.exit(2);
-            return;
-        }
-        if (options.help()) {
-            System.out.println(RunnerOptions.USAGE);
             return;
         }
         LocalRunner runner = new LocalRunner(options);
@@ -85,6 +98,7 @@ public final class LocalRunner implements AutoCloseable {
     }
 
     void start() throws IOException, InterruptedException {
+        log = new FunctionLog(options.log(), FunctionLog.MAX_BYTES, System.out);
         progress("[1/6] starting DynamoDB Local on port " + portText(options.dynamoDbPort()));
         dynamoDb.start();
         progress("[2/6] starting moto (S3, SQS, SNS) on port " + portText(options.motoPort()));
@@ -107,14 +121,17 @@ public final class LocalRunner implements AutoCloseable {
         progress("[4/6] starting the ingester on " + stack.prefix() + "-ingest (batches of " + source.batchSize()
                 + ", " + source.maximumConcurrency() + " at once)");
         IngesterHandler ingester = new IngesterHandler(Ingester.forAws(IngesterConfig.fromEnvironment(env),
-                new IngesterClients(ingesterAws.s3(), ingesterAws.dynamoDb(), ingesterAws.sns(), ingesterAws.sqs())).build());
+                new IngesterClients(ingesterAws.s3(), ingesterAws.dynamoDb(), ingesterAws.sns(), ingesterAws.sqs()))
+                .telemetry(new Telemetry(log.writer("datalake.ingester"))).build());
         poller = new SqsLambdaPoller(stack.pollerEndpoints().sqs(), source, ingester, ingesterFunction);
         poller.start();
 
         progress("[5/6] starting the query API on port " + portText(options.apiPort()));
         AwsEndpoints queryAws = stack.endpointsOf(DatalakeStack.QUERY);
-        QueryHandler query = new QueryHandler(QueryConfig.fromEnvironment(stack.query().environment()),
-                queryAws.dynamoDb(), queryAws.s3(), Emulators.presignerFor(motoUrl, stack.credentialsOf(DatalakeStack.QUERY)));
+        QueryHandler query = new QueryHandler(QueryApi.forAws(QueryConfig.fromEnvironment(stack.query().environment()),
+                new QueryClients(queryAws.dynamoDb(), queryAws.s3(),
+                        Emulators.presignerFor(motoUrl, stack.credentialsOf(DatalakeStack.QUERY))))
+                .log(log.writer("datalake.query")).build());
         ApiSettings routes = stack.api();
         HttpApiServer.Builder server = HttpApiServer.builder(new ApiRouter(routes, Map.of(DatalakeStack.QUERY, query)))
                 .port(options.apiPort()).staticFiles(ExplorerPage.files());
@@ -136,23 +153,59 @@ public final class LocalRunner implements AutoCloseable {
             progress("[6/6] pushing the demo dataset through S3 -> SNS -> SQS -> ingester");
             Path scratch = Files.createTempDirectory("datalake-demo");
             List<Pusher.Pushed> pushed = DemoData.push(new Pusher(endpoints.s3(), stack.bucket()), now, scratch);
-            waitUntilQueryable(examples(apiUrl, now), pushed.size(), signer);
+            try (var files = Files.list(scratch)) {
+                for (Path file : files.toList()) {
+                    Files.delete(file);
+                }
+            }
+            Files.delete(scratch);
+            waitUntilQueryable(StartupMessage.examples(apiUrl, now), pushed.size(), signer);
         } else {
             progress("[6/6] no demo dataset (--no-demo)");
         }
-        printSummary(apiUrl, motoUrl, stack, now);
+        new StartupMessage(options, apiUrl, motoUrl, dynamoDb.endpoint(), stack, log.file(), now).print(System.out);
+        watch(stack);
     }
 
-    private static final long DAY = 86_400_000L;
+    /**
+     * Once a second, whether both emulators are there (else the runner stops, saying which is gone); every
+     * {@value #SUMMARY_SECONDS} s, a line of what happened.
+     */
+    private void watch(DatalakeStack stack) {
+        EmulatorWatch emulators = new EmulatorWatch(moto, dynamoDb);
+        SqsClient sqs = stack.pollerEndpoints().sqs();
+        ActivitySummary summary = new ActivitySummary(api::counts, poller::messages, poller::failedItems,
+                () -> ingestQueueDepth(sqs, stack.ingestQueueUrl()), log.file());
+        watcher = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "datalake-local-watch");
+            thread.setDaemon(true);
+            return thread;
+        });
+        watches.add(watcher.scheduleWithFixedDelay(continuing(() -> emulators.check().ifPresent(gone -> {
+            System.err.println("error: " + gone + "; the local pipeline cannot go on without it, so it stops.");
+            System.exit(EMULATOR_GONE);
+        })), 1, 1, TimeUnit.SECONDS));
+        watches.add(watcher.scheduleAtFixedRate(continuing(() -> summary.next(SUMMARY_SECONDS)
+                .ifPresent(LocalRunner::progress)), SUMMARY_SECONDS, SUMMARY_SECONDS, TimeUnit.SECONDS));
+    }
 
-    /** The example queries the summary prints; each returns demo data once it is indexed. */
-    static List<String> examples(String apiUrl, long now) {
-        long today = Math.floorDiv(now, DAY) * DAY;
-        return List.of(
-                apiUrl + "/v0/archive/files/?what=syslog&where=webserver01&start=" + (today - 3 * DAY)
-                        + "&end=" + (today + DAY),
-                apiUrl + "/v0/archive/files/?what=job-output&work_id=" + DemoData.WORK_ID,
-                apiUrl + "/v0/archive/latest/syslog/webserver02");
+    /** A periodic task that a fault does not end (a scheduled task that throws never runs again). */
+    private static Runnable continuing(Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                System.err.println("local: the watch failed once: " + e);
+            }
+        };
+    }
+
+    private static long ingestQueueDepth(SqsClient sqs, String queueUrl) {
+        try {
+            return IngestBacklog.depth(sqs, queueUrl);
+        } catch (RuntimeException e) {
+            return -1;
+        }
     }
 
     /** Polls the example queries until they return the demo files, so what is printed works. */
@@ -174,48 +227,24 @@ public final class LocalRunner implements AutoCloseable {
                 : "      warning: the demo files are not all queryable after 60 s; see the ingester's log lines");
     }
 
-    private void printSummary(String apiUrl, URI motoUrl, DatalakeStack stack, long now) {
-        System.out.println();
-        System.out.println("datalake is running locally. Ctrl-C stops everything.");
-        System.out.println("  explorer page  " + apiUrl + "/" + (options.auth() == RunnerOptions.Auth.IAM
-                ? " (its API calls need signatures: scripts/explore.sh --api " + apiUrl + ")" : ""));
-        System.out.println("  query API      " + apiUrl + "/v0/archive/" + (options.auth() == RunnerOptions.Auth.IAM
-                ? " (SigV4 only: execute-api, " + stack.region() + ", AWS_ACCESS_KEY_ID=" + Emulators.ACCESS_KEY_ID
-                + " AWS_SECRET_ACCESS_KEY=" + Emulators.SECRET_ACCESS_KEY + ")" : ""));
-        System.out.println("  S3/SQS/SNS     " + motoUrl + " (moto; bucket " + stack.bucket() + ")");
-        System.out.println("  DynamoDB       " + dynamoDb.endpoint() + " (tables " + stack.recordsTable() + ", "
-                + stack.latestTable() + ")");
-        System.out.println("  ingest queue   " + stack.ingestQueueUrl() + " (DLQ " + stack.deadLetterQueueUrl() + ")");
-        System.out.println("  reports        " + stack.reportTopicArn());
-        System.out.println();
-        System.out.println("Try:");
-        String curl = options.auth() == RunnerOptions.Auth.IAM
-                ? "curl --aws-sigv4 'aws:amz:" + stack.region() + ":execute-api' --user " + Emulators.ACCESS_KEY_ID + ":"
-                        + Emulators.SECRET_ACCESS_KEY + " '"
-                : "curl '";
-        for (String example : examples(apiUrl, now)) {
-            System.out.println("  " + curl + example + "'");
-        }
-        System.out.println();
-        System.out.println("Push your own file (from another terminal):");
-        System.out.println("  scripts/push.sh --endpoint " + motoUrl + " --bucket " + stack.bucket()
-                + " --what syslog --where myhost /var/log/syslog");
-        System.out.println();
-        System.out.println(READY + " api=" + apiUrl + " s3=" + motoUrl + " bucket=" + stack.bucket()
-                + " auth=" + options.auth().name().toLowerCase(java.util.Locale.ROOT));
-        System.out.flush();
-    }
-
     @Override
     public synchronized void close() {
+        if (watcher != null) {
+            // Not awaited: the watcher itself may be what is exiting the JVM.
+            watches.forEach(watch -> watch.cancel(false));
+            watcher.shutdownNow();
+        }
         if (poller != null) {
-            poller.close();
+            poller.close(POLLER_STOP);
         }
         if (api != null) {
             api.close();
         }
         moto.close();
         dynamoDb.close();
+        if (log != null) {
+            log.close();
+        }
     }
 
     private static String portText(int port) {

@@ -1,17 +1,19 @@
 package datalake.local;
 
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The local runner's settings: flags first, then environment variables, then the defaults of
- * docs/DESIGN.md, "The local stack" (API on 8080, DynamoDB Local on 8000, moto on 5000, the template's
- * names with its NamePrefix default, "datalake"). Port 0 takes a free port. {@code parameters} are
+ * The local runner's settings (scripts/local.sh's header lists them): flags first, then environment
+ * variables, then the defaults of docs/DESIGN.md, "The local stack" (API on 8080, DynamoDB Local on 8000,
+ * moto on 5000, the template's names with its NamePrefix default, "datalake"; the functions' log lines in
+ * target/local/PREFIX.log). Port 0 takes a free port. {@code parameters} are
  * template.yaml's, as {@code sam deploy --parameter-overrides} takes them (NamePrefix and IngestBatchSize
  * included, from --prefix and --batch-size).
  */
 record RunnerOptions(int apiPort, int dynamoDbPort, int motoPort, Map<String, String> parameters,
-                     boolean demo, Auth auth, boolean help) {
+                     boolean demo, Auth auth, Path log) {
 
     RunnerOptions {
         parameters = Map.copyOf(parameters);
@@ -25,22 +27,6 @@ record RunnerOptions(int apiPort, int dynamoDbPort, int motoPort, Map<String, St
         IAM
     }
 
-    static final String USAGE = """
-            usage: scripts/local.sh [options]
-              --api-port N        query API port (DATALAKE_LOCAL_API_PORT, default 8080)
-              --dynamodb-port N   DynamoDB Local port (DATALAKE_LOCAL_DYNAMODB_PORT, default 8000)
-              --moto-port N       moto (S3, SQS, SNS) port (DATALAKE_LOCAL_MOTO_PORT, default 5000)
-              --prefix NAME       template.yaml's NamePrefix: the prefix of every name (DATALAKE_LOCAL_PREFIX,
-                                  default datalake: bucket datalake-123456789012-us-east-1)
-              --batch-size N      template.yaml's IngestBatchSize: SQS messages per ingester invocation
-              --parameter K=V     any other template.yaml parameter, as sam deploy --parameter-overrides
-              --no-demo           do not push the demo dataset
-              --auth none|iam     none (default): the API answers every request; iam: as ApiAuthMode=AWS_IAM,
-                                  requests must be SigV4-signed (service execute-api, us-east-1) with the local
-                                  credentials, else 403 (DATALAKE_LOCAL_AUTH)
-            Port 0 picks a free port. The explorer page is at the API's / (with --auth iam, through
-            scripts/explore.sh --api <API URL>, which signs its calls).""";
-
     static RunnerOptions parse(String[] args, Map<String, String> env) {
         int api = port(env.getOrDefault("DATALAKE_LOCAL_API_PORT", "8080"), "DATALAKE_LOCAL_API_PORT");
         int dynamo = port(env.getOrDefault("DATALAKE_LOCAL_DYNAMODB_PORT", "8000"), "DATALAKE_LOCAL_DYNAMODB_PORT");
@@ -51,7 +37,7 @@ record RunnerOptions(int apiPort, int dynamoDbPort, int motoPort, Map<String, St
         }
         boolean demo = true;
         Auth auth = auth(env.getOrDefault("DATALAKE_LOCAL_AUTH", "none"), "DATALAKE_LOCAL_AUTH");
-        boolean help = false;
+        Path log = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -71,12 +57,15 @@ record RunnerOptions(int apiPort, int dynamoDbPort, int motoPort, Map<String, St
                 }
                 case "--no-demo" -> demo = false;
                 case "--auth" -> auth = auth(value(args, ++i, arg), arg);
-                case "-h", "--help" -> help = true;
+                case "--log" -> log = Path.of(value(args, ++i, arg));
                 default -> throw new IllegalArgumentException("unknown option " + arg + ".");
             }
         }
         // The template checks the values (NamePrefix's pattern, the batch size's range) when the stack is built.
-        return new RunnerOptions(api, dynamo, moto, parameters, demo, auth, help);
+        if (log == null) {
+            log = Path.of("target", "local", parameters.getOrDefault("NamePrefix", "datalake") + ".log");
+        }
+        return new RunnerOptions(api, dynamo, moto, parameters, demo, auth, log);
     }
 
     private static String value(String[] args, int i, String flag) {

@@ -5,17 +5,22 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import datalake.emulators.Emulators;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -43,6 +48,16 @@ class LocalRunnerIT {
                 .send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** scripts/push.sh's code, in this JVM; returns the one URL it prints. */
+    private static String push(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = Push.run(args, Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+        return out.toString(StandardCharsets.UTF_8).strip();
+    }
+
     private static String get(String url) throws IOException, InterruptedException {
         HttpResponse<String> response = send(url);
         assertEquals(200, response.statusCode(), url + " -> " + response.body());
@@ -65,8 +80,8 @@ class LocalRunnerIT {
         Path file = Files.writeString(Files.createTempFile("runner-it", ".log"), "hello from the IT\n");
 
         long start = System.currentTimeMillis() - 3_600_000;
-        String url = Push.run(new String[] {"--endpoint", runner.s3, "--bucket", runner.bucket, "--what", "runner-it",
-            "--where", "laptop", "--start", Long.toString(start), "--work-id", "it-job", file.toString()});
+        String url = push("--endpoint", runner.s3, "--bucket", runner.bucket, "--what", "runner-it",
+            "--where", "laptop", "--start", Long.toString(start), "--work-id", "it-job", file.toString());
 
         String expected = "\"url\":\"" + url + "\"";
         String latest = runner.api + "/v0/archive/latest/runner-it/laptop";
@@ -80,6 +95,53 @@ class LocalRunnerIT {
         assertTrue(get(runner.api + "/v0/archive/files/?what=runner-it&work_id=it-job").contains(expected));
         assertTrue(get(runner.api + "/v0/archive/files/?what=runner-it&start=" + (start - 1000) + "&end="
                 + (start + 1000)).contains(expected));
+    }
+
+    @Test
+    void aDirectoryPushedWithScriptsPushShIsIndexedFileByFile(@TempDir Path dir) throws Exception {
+        // scripts/push.sh takes a directory (one JVM for all its files) and finds the runner as local.sh's variables say.
+        for (int i = 0; i < 30; i++) {
+            Files.writeString(dir.resolve("part-" + i + ".log"), "part " + i + "\n");
+        }
+        ProcessBuilder push = new ProcessBuilder("scripts/push.sh", "--what", "runner-bulk", "--where", "laptop",
+                "--start", "2026-01-05T00:00:00Z", dir.toString()).directory(Path.of("..").toFile())
+                .redirectOutput(dir.resolveSibling(dir.getFileName() + ".out").toFile())
+                .redirectError(dir.resolveSibling(dir.getFileName() + ".err").toFile());
+        push.environment().put("DATALAKE_LOCAL_MOTO_PORT", Integer.toString(URI.create(runner.s3).getPort()));
+        push.environment().put("DATALAKE_LOCAL_PREFIX", "runner-it");
+
+        Process process = push.start();
+        assertTrue(process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS));
+
+        List<String> urls = Files.readAllLines(dir.resolveSibling(dir.getFileName() + ".out"));
+        String progress = Files.readString(dir.resolveSibling(dir.getFileName() + ".err"));
+        assertEquals(0, process.exitValue(), progress);
+        assertEquals(30, urls.size());
+        assertTrue(progress.contains("push: 30 of 30 files in "), progress);
+        String files = runner.api + "/v0/archive/files/?what=runner-bulk&start=2026-01-05T00:00:00Z&end=2026-01-05T00:00:01Z";
+        await(() -> urls.stream().allMatch(url -> {
+            try {
+                return send(files).body().contains("\"url\":\"" + url + "\"");
+            } catch (Exception e) {
+                return false;
+            }
+        }), "every pushed file is indexed");
+    }
+
+    @Test
+    void aMalformedPercentEscapeIsAnsweredByTheQueryApisJson() throws Exception {
+        // The JDK's server answered "400 text/html URISyntaxException thrown" before the query API saw it.
+        URI api = URI.create(runner.api);
+        String answer;
+        try (java.net.Socket socket = new java.net.Socket(api.getHost(), api.getPort())) {
+            socket.getOutputStream().write(("GET /v0/archive/files/?what=syslog&start=%zz&end=2 HTTP/1.1\r\nHost: "
+                    + api.getAuthority() + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+
+        assertTrue(answer.startsWith("HTTP/1.1 400 "), answer);
+        assertTrue(answer.contains("content-type: application/json"), answer);
+        assertTrue(answer.contains("{\"code\":\"InvalidTime\","), answer);
     }
 
     @Test
@@ -99,8 +161,8 @@ class LocalRunnerIT {
         // given a pushed file, indexed: the latest, in a work-id query, in a time query, with metadata
         Path file = Files.writeString(Files.createTempFile("runner-it", ".log"), "soon deleted\n");
         long start = System.currentTimeMillis() - 7_200_000;
-        String url = Push.run(new String[] {"--endpoint", runner.s3, "--bucket", runner.bucket, "--what", "runner-gone",
-            "--where", "laptop", "--start", Long.toString(start), "--work-id", "gone-job", file.toString()});
+        String url = push("--endpoint", runner.s3, "--bucket", runner.bucket, "--what", "runner-gone",
+            "--where", "laptop", "--start", Long.toString(start), "--work-id", "gone-job", file.toString());
         String expected = "\"url\":\"" + url + "\"";
         String latest = runner.api + "/v0/archive/latest/runner-gone/laptop";
         String id = url.substring(("s3://" + runner.bucket + "/").length(), url.length() - "/data".length());
@@ -133,6 +195,21 @@ class LocalRunnerIT {
             assertTrue(System.currentTimeMillis() < deadline, what + " within 30 s");
             Thread.sleep(200);
         }
+    }
+
+    @Test
+    void theConsoleShowsNoLineARequestTheLogFileHoldsThem() throws Exception {
+        // One JSON line per request made 125 MB of console in eight minutes of load.
+        for (int i = 0; i < 50; i++) {
+            get(runner.api + "/v0/archive/latest/syslog/webserver02");
+        }
+
+        await(() -> runner.functionLog().stream().filter(l -> l.contains("\"message\":\"request\"")).count() >= 50,
+                "the log file holds the request lines");
+        assertEquals(List.of(), runner.lines().stream().filter(l -> l.contains("\"message\":\"request\"")
+                || l.contains("\"message\":\"message handled\"")).toList(), "the console holds none");
+        assertTrue(runner.lines().stream().anyMatch(l -> l.startsWith("  function logs  ")
+                && l.endsWith("target/local/runner-it.log (here: a summary every 10 s, and the faults)")), "it says where they are");
     }
 
     @Test

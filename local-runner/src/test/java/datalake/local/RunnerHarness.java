@@ -150,6 +150,22 @@ final class RunnerHarness implements AutoCloseable {
         throw new AssertionError("only " + found + " of " + count + " " + what + " files were indexed in 120 s");
     }
 
+    /** The runner's own child processes (moto). */
+    List<ProcessHandle> children() {
+        return runner.children().toList();
+    }
+
+    /** Waits for the runner to end by itself; its exit status, or empty when it still runs after {@code seconds}. */
+    java.util.OptionalInt awaitExit(long seconds) throws InterruptedException {
+        return runner.waitFor(seconds, TimeUnit.SECONDS) ? java.util.OptionalInt.of(runner.exitValue())
+                : java.util.OptionalInt.empty();
+    }
+
+    /** The functions' log lines (the runner's --log file). */
+    List<String> functionLog() throws IOException {
+        return Files.readAllLines(Path.of("target", "local", name + ".log"));
+    }
+
     /** An S3 client for the runner's moto, path style, with the local credentials. */
     S3Client s3Client() {
         return Emulators.clientsFor(URI.create(s3)).build(S3Client.builder().forcePathStyle(true));

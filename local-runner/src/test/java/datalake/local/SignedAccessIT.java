@@ -3,6 +3,8 @@ package datalake.local;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -10,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -115,6 +118,40 @@ class SignedAccessIT {
         assertTrue(latest.stderr().contains("(403)"), latest.stderr());
         assertTrue(latest.stderr().contains("the SigV4 signature was refused: the access key ending "
                 + "ocal (from env) needs execute-api:Invoke on this API"), latest.stderr());
+    }
+
+    @Test
+    void theExplorerCommandTheRunnerPrintsWorksAsPrintedAndIsTheReadmes() throws Exception {
+        // As documented, scripts/explore.sh --api <local API> failed twice: no region, then no credentials.
+        String command = runner.lines().stream().filter(l -> l.contains("scripts/explore.sh --api ")).findFirst()
+                .orElseThrow().strip();
+        String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
+        assertTrue(readme.contains(command.replace(runner.api, "http://127.0.0.1:8080")),
+                "the README gives the command the runner prints: " + command);
+
+        ProcessBuilder shell = new ProcessBuilder("bash", "-c", command + " --port 0")
+                .directory(Path.of("..").toFile()).redirectErrorStream(true);
+        shell.environment().keySet().removeIf(name -> name.startsWith("AWS_"));
+        shell.environment().putAll(Map.of("HOME", work.toString(), "AWS_CONFIG_FILE", work.resolve("none").toString(),
+                "AWS_SHARED_CREDENTIALS_FILE", work.resolve("none").toString(), "AWS_EC2_METADATA_DISABLED", "true"));
+        Process explore = shell.start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(explore.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            List<String> seen = new ArrayList<>();
+            while ((line = out.readLine()) != null && !line.startsWith("datalake explore: ready url=")) {
+                seen.add(line);
+            }
+            assertTrue(line != null, "the proxy starts: " + seen);
+            String proxy = line.substring(line.indexOf("url=") + 4).strip();
+            HttpResponse<String> feeds = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(proxy
+                    + "/v0/archive/feeds/?what=signed-it")).build(), HttpResponse.BodyHandlers.ofString());
+
+            assertEquals(200, feeds.statusCode(), feeds.body());
+            assertTrue(feeds.body().contains("\"where\":\"host-a\""), feeds.body());
+        } finally {
+            explore.descendants().forEach(ProcessHandle::destroy);
+            explore.destroy();
+        }
     }
 
     @Test

@@ -102,7 +102,8 @@ public final class Emulation {
                 Set.of("ApiId", "JwtConfiguration", "AuthorizerType"),
                 Map.of("IdentitySource", "JWTs are not verified locally (no issuer to ask)",
                         "Name", "nothing to emulate"));
-        notEmulated("AWS::ApiGatewayV2::Stage", "its throttling and access logs are not emulated");
+        notEmulated("AWS::ApiGatewayV2::Stage", "access logs and rate throttling (the local API answers 429 only when"
+                + " full)");
         notEmulated("AWS::KMS::Key", "no KMS locally (KeyPolicyTest checks the key policy)");
         notEmulated("AWS::IAM::Role", "no IAM locally (IamProofIT checks every recorded call)");
         notEmulated("AWS::IAM::ManagedPolicy", "as roles");
