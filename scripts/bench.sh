@@ -13,15 +13,21 @@
 #      and in a burst of 500, cut into the notification, the queue, the handler (ours) and the query;
 #   7. the ingester's JVM: CPU per file and wall time per batch once warm, C1 only against full tiered
 #      compilation, through the real SDK clients with 5 ms per AWS call (no emulator), alternating;
+#   8. scale: docs/SCALE.md's busiest hour at 100 million files a day (scripts/scale_sim.py's workload) and
+#      DynamoDB's partition limits, both divided by one factor, through the real ingester on DynamoDB Local
+#      behind the partition-limit model (emulators' ThrottlingProxy): without limits, with them, and with the
+#      top WHAT sharded; writes per key, throttled writes, files handed back to SQS, freshness, 30-day reads;
 #   then scripts/cost.py turns the figures into dollars (per million files, queries, records).
-# usage: scripts/bench.sh [--quick] [--ingest-files N] [--ingest-backlog N] [--region R]
-#                         [--only translation,ingest,query,coldstart,backfill,freshness,jvm]
+# usage: scripts/bench.sh [--quick] [--ingest-files N] [--ingest-backlog N] [--region R] [--scale-factor N]
+#                         [--only translation,ingest,query,coldstart,backfill,freshness,jvm,scale]
 #   --quick             a bounded run for a first look: fewer files, runs and iterations.
 #   --ingest-files N    files for part 2 (10,000; 1,000 with --quick).
 #   --region R          the AWS region of the cost model (us-east-1).
 #   --ingest-backlog N  part 2 pushes and drains in rounds of at most N files (200): moto's SQS costs
 #                       O(queue depth) per message sent and received, so one backlog of all the files
 #                       would make moto's time grow with the square of their number.
+#   --scale-factor N    part 8 divides the workload's rates and bursts and DynamoDB's limits by N (40: 72
+#                       files/s, 25 WCU/s per key); 300 s of the busiest hour (60 s with --quick).
 # Needs the test virtualenv (moto) that scripts/test.sh installs; builds what it runs.
 set -euo pipefail
 source "$(dirname "$0")/lib/help.sh" "$0" "$@"
@@ -30,8 +36,9 @@ source "$root/scripts/lib/java.sh"
 cd "$root"
 
 quick=false
-only="translation,ingest,query,coldstart,backfill,freshness,jvm"
+only="translation,ingest,query,coldstart,backfill,freshness,jvm,scale"
 files=""
+scale_factor=40
 region=us-east-1
 backlog=200
 while [ $# -gt 0 ]; do
@@ -41,7 +48,8 @@ while [ $# -gt 0 ]; do
     --ingest-files) files="$2"; shift ;;
     --ingest-backlog) backlog="$2"; shift ;;
     --region) region="$2"; shift ;;
-    *) echo "usage: scripts/bench.sh [--quick] [--ingest-files N] [--ingest-backlog N] [--region R] [--only translation,ingest,query,coldstart,backfill,freshness,jvm]" >&2; exit 2 ;;
+    --scale-factor) scale_factor="$2"; shift ;;
+    *) echo "usage: scripts/bench.sh [--quick] [--ingest-files N] [--ingest-backlog N] [--region R] [--scale-factor N] [--only translation,ingest,query,coldstart,backfill,freshness,jvm,scale]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -126,6 +134,14 @@ if wants jvm; then
     --compare "c1|-XX:+TieredCompilation -XX:TieredStopAtLevel=1 -XX:+UseSerialGC" \
     --compare "tiered|-XX:+TieredCompilation -XX:TieredStopAtLevel=4 -XX:+UseSerialGC" \
     "${jv[@]}" --json "$out/jvm.json")
+fi
+
+if wants scale; then
+  echo "== 8. scale: the busiest hour of 100 million files a day and DynamoDB's partition limits, both / $scale_factor"
+  if $quick; then sc=(--seconds 60); warm=20; else sc=(--seconds 300); warm=30; fi
+  python3 "$root/scripts/scale_sim.py" --emit-files "$out/scale-workload.csv" --factor "$scale_factor" "${sc[@]}"
+  (cd benchmarks && "${java[@]}" "${lambda_jvm[@]}" -cp "$bench_classpath" datalake.bench.ScaleBenchmark \
+    --workload "$out/scale-workload.csv" --factor "$scale_factor" --warmup-seconds "$warm" --json "$out/scale.json")
 fi
 
 echo "== cost in AWS ($region), from the figures above and published prices"

@@ -12,8 +12,13 @@ computes, for each scale:
   - what a 100-day time query reads and costs.
 Deterministic (seeded); every assumption is an option and is printed.
 
+With --emit-files F it writes the busiest hour's uploads instead, file by file, for scripts/bench.sh's
+scale part: the same model at --files-per-day, with its rates and its burst sizes divided by --factor,
+for --seconds, as CSV lines "offset_ms,what,where,work_id" (work_id empty when the file has none).
+
 usage: scripts/scale_sim.py [--seed 1] [--whats 40] [--zipf 1.3] [--peak-factor 2.5] [--burst 20]
                             [--work-id-share 0.6] [--job-files 200] [--job-seconds 60] [--batch-ms 58.6]
+       scripts/scale_sim.py --emit-files F [--factor 40] [--seconds 300] [--files-per-day 100000000]
 """
 import argparse
 import math
@@ -53,8 +58,7 @@ def simulate(files_per_day, args, rng):
     per_second_top = []
     for _ in range(seconds):
         bursts = poisson(rng, top_rate / args.burst)
-        per_second_top.append(sum(1 + int(rng.expovariate(1 / max(args.burst - 1, 1e-9))) for _ in range(bursts))
-                              if args.burst > 1 else bursts)
+        per_second_top.append(sum(burst_size(rng, args.burst) for _ in range(bursts)))
     per_second_top.sort()
     # GSI: jobs of the top WHAT, Pareto-sized (mean about args.job-files), each writing its files over
     # args.job-seconds, or longer when that would exceed what one job uploads a second (args.job-rate);
@@ -86,6 +90,52 @@ def simulate(files_per_day, args, rng):
         "max_rate_at_template_concurrency": max_rate,
         "table_wru_peak": wru_per_second,
     }
+
+
+def burst_size(rng, burst):
+    """Files uploaded together: 1 plus an exponential share of the mean burst (at least 1)."""
+    return 1 + int(rng.expovariate(1 / (burst - 1))) if burst > 1 else 1
+
+
+def emit_files(args, rng):
+    """The busiest hour's uploads of every WHAT, scaled down by args.factor; sorted by arrival."""
+    shares = zipf_shares(args.whats, args.zipf)
+    peak_rate = args.files_per_day / 86400 * args.peak_factor / args.factor
+    burst = max(1.0, args.burst / args.factor)
+    alpha = 1.5
+    xm = args.job_files * (alpha - 1) / alpha
+    jobs = {}  # (what, where) -> [job number, files left]: a host's files belong to its current job
+    files = []
+    for w, share in enumerate(shares):
+        for second in range(args.seconds):
+            for _ in range(poisson(rng, peak_rate * share / burst)):
+                where = rng.randrange(args.wheres)
+                work_id = ""
+                if rng.random() < args.work_id_share:
+                    job = jobs.setdefault((w, where), [0, 0])
+                    if job[1] <= 0:
+                        job[0] += 1
+                        job[1] = int(xm / (rng.random() ** (1 / alpha)))
+                    work_id = f"job-{w + 1}-{where}-{job[0]}"
+                size = burst_size(rng, burst)
+                if work_id:
+                    jobs[(w, where)][1] -= size
+                files.extend((second * 1000 + rng.randrange(1000), w, where, work_id) for _ in range(size))
+    files.sort()
+    return files
+
+
+def report_emitted(args, files):
+    per_second = [0] * args.seconds
+    for offset, w, _, _ in files:
+        if w == 0:
+            per_second[offset // 1000] += 1
+    per_second.sort()
+    print(f"emitted {len(files):,} files over {args.seconds} s ({len(files) / args.seconds:,.1f}/s) to {args.emit_files}:"
+          f" {args.files_per_day:,} files/day at its busiest hour, rates and bursts / {args.factor:g}")
+    print(f"  top WHAT (what01) per second: p50 {per_second[len(per_second) // 2]}, p99"
+          f" {per_second[min(len(per_second) - 1, int(len(per_second) * 0.99))]}, max {per_second[-1]}"
+          f" (limit {PARTITION_WCU / args.factor:g} WCU/s per key)")
 
 
 def query_100_days(files_per_day, args):
@@ -126,10 +176,22 @@ def main():
     parser.add_argument("--job-rate", type=float, default=500, help="the most files one job uploads a second")
     parser.add_argument("--batch-ms", type=float, default=58.6, help="billed ms of an ingest batch of 10 (scripts/cost.py)")
     parser.add_argument("--max-concurrency", type=int, default=10, help="the template's IngestMaxConcurrency")
+    parser.add_argument("--emit-files", help="write the busiest hour's uploads, one CSV line a file, to this file")
+    parser.add_argument("--factor", type=float, default=40, help="with --emit-files: rates and bursts divided by this")
+    parser.add_argument("--seconds", type=int, default=300, help="with --emit-files: seconds of the busiest hour")
+    parser.add_argument("--files-per-day", type=int, default=100_000_000, help="with --emit-files: the scale")
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    if args.emit_files:
+        files = emit_files(args, rng)
+        with open(args.emit_files, "w") as out:
+            for offset, w, where, work_id in files:
+                out.write(f"{offset},what{w + 1:02d},host{where:02d},{work_id}\n")
+        report_emitted(args, files)
+        return
 
-    print("assumptions: " + ", ".join(f"{k}={v}" for k, v in vars(args).items()))
+    emission = {"emit_files", "factor", "seconds", "files_per_day"}
+    print("assumptions: " + ", ".join(f"{k}={v}" for k, v in vars(args).items() if k not in emission))
     print(f"limits: {PARTITION_WCU} WCU/s and {PARTITION_RCU} RCU/s per partition (table and GSI);"
           f" {TABLE_WRU_QUOTA:,} WRU/s per on-demand table by default; 1 record item = 1 WCU")
     header = ("files/day", "avg/s", "peak/s", "top WHAT (top 3)", "top key p50/s", "p99.9/s", "max/s", "vs 1000",

@@ -46,7 +46,7 @@ def main():
     figures = {}
     figures.update(jmh_figures(load(os.path.join(out, "jmh.json"))))
     figures.update(jmh_figures(load(os.path.join(out, "jmh-template-flags.json")), "_template_flags"))
-    for part in ("ingest", "query", "coldstart", "freshness", "jvm", "cost"):
+    for part in ("ingest", "query", "coldstart", "freshness", "jvm", "scale", "cost"):
         figures.update(load(os.path.join(out, part + ".json")) or {})
 
     g = figures.get
@@ -70,6 +70,11 @@ def main():
         "freshness_ours_p99_ms": g("freshness_steady_ours_p99_ms"),
         "cost_per_million_files_usd": g("cost_per_million_files_usd"),
         "cost_per_million_files_provisioned_usd": g("cost_per_million_files_provisioned_usd"),
+        "scale_unthrottled_freshness_p99_ms": g("scale_unthrottled_freshness_p99_ms"),
+        "scale_unsharded_freshness_p99_ms": g("scale_unsharded_freshness_p99_ms"),
+        "scale_sharded_freshness_p99_ms": g("scale_sharded_freshness_p99_ms"),
+        "scale_throttled_writes_unsharded": g("scale_unsharded_throttled_writes"),
+        "scale_throttled_writes_sharded": g("scale_sharded_throttled_writes"),
     }
     document = dict(headline)
     document["quick"] = quick
@@ -168,6 +173,13 @@ def main():
                      f"{fmt(g('cost_per_million_queries_1day_page_usd'))} / {fmt(g('cost_per_million_queries_30day_page_usd'))}"
                      f" / {fmt(g('cost_per_million_queries_work_id_page_usd'))} / {fmt(g('cost_per_million_queries_latest_usd'))} USD",
                      "", f"storage {fmt(g('cost_storage_per_million_records_month_usd'))} USD per million records-month", ""))
+    for run in ("unthrottled", "unsharded", "sharded"):
+        k = f"scale_{run}_"
+        if g(k + "freshness_p50_ms") is not None:
+            rows.append((f"scale / {fmt(g('scale_factor'))}, {run}: enqueue to written", fmt(g(k + "freshness_p50_ms"), "ms"),
+                         f"p99 {fmt(g(k + 'freshness_p99_ms'))} ms",
+                         f"{fmt(g(k + 'throttled_writes'))} throttled writes, {fmt(g(k + 'handed_back'))} handed back",
+                         "p99 <= 2x unthrottled" if run == "sharded" else ""))
     for name in ("ingester", "query"):
         if g(f"init_ms_{name}") is not None:
             rows.append((f"cold start {name}: handler ready", fmt(g(f"init_ms_{name}"), "ms"), "",

@@ -180,7 +180,7 @@ class ArchitectureTest {
             "datalake.local", List.of("LocalRunner", "Push"),
             // The benchmarks scripts/bench.sh runs by class name.
             "datalake.bench", List.of("ColdStartBenchmark", "ColdStartIngester", "ColdStartQuery", "FreshnessBenchmark",
-                    "IngestBenchmark", "IngestProfile", "IngesterJvmBenchmark"));
+                    "IngestBenchmark", "IngestProfile", "IngesterJvmBenchmark", "ScaleBenchmark"));
 
     @ArchTest
     static void aTypeIsPublicOnlyWhereAnotherModuleNeedsIt(JavaClasses classes) {

@@ -5,16 +5,12 @@ import datalake.emulators.Emulators;
 import datalake.emulators.LocalEndpoints;
 import datalake.emulators.MotoServer;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.dynamodb.services.local.main.ServerRunner;
 
 /**
  * The local stack the end-to-end benchmarks run on: moto (S3, SQS, SNS with real S3 → SNS → SQS
@@ -25,6 +21,7 @@ import software.amazon.dynamodb.services.local.main.ServerRunner;
  */
 final class BenchStack implements AutoCloseable {
     final MotoServer moto;
+    final DynamoDbLocalProcess dynamoDbLocal;
     final Process dynamoProcess;
     final URI dynamoEndpoint;
     final DynamoDbClient dynamo;
@@ -35,12 +32,12 @@ final class BenchStack implements AutoCloseable {
     /** moto's processes ("moto_server", not "moto": DynamoDB Local's command line may hold a path with "moto"). */
     final List<Long> motoPids;
 
-    private BenchStack(MotoServer moto, Process dynamoProcess, URI dynamoEndpoint, String prefix) {
+    private BenchStack(MotoServer moto, DynamoDbLocalProcess dynamoDbLocal, String prefix) {
         this.moto = moto;
-        this.dynamoProcess = dynamoProcess;
-        this.dynamoEndpoint = dynamoEndpoint;
+        this.dynamoDbLocal = dynamoDbLocal;
+        this.dynamoProcess = dynamoDbLocal.process;
+        this.dynamoEndpoint = dynamoDbLocal.endpoint;
         this.dynamo = Emulators.clientsFor(dynamoEndpoint).build(DynamoDbClient.builder());
-        awaitDynamoDb(dynamo, dynamoProcess);
         this.s3 = Emulators.clientsFor(moto.endpoint()).build(S3Client.builder().forcePathStyle(true));
         this.sqs = Emulators.clientsFor(moto.endpoint()).build(SqsClient.builder());
         this.sns = Emulators.clientsFor(moto.endpoint()).build(SnsClient.builder());
@@ -52,16 +49,15 @@ final class BenchStack implements AutoCloseable {
     /** Starts moto and DynamoDB Local and builds template.yaml's stack with a NamePrefix starting with {@code prefix}. */
     static BenchStack start(String prefix) throws IOException {
         MotoServer moto = new MotoServer();
-        Process dynamoProcess = null;
+        DynamoDbLocalProcess dynamoDbLocal = null;
         try {
             moto.start();
-            int port = freePort();
-            dynamoProcess = startDynamoDbLocal(port);
-            return new BenchStack(moto, dynamoProcess, URI.create("http://127.0.0.1:" + port), prefix);
+            dynamoDbLocal = DynamoDbLocalProcess.start();
+            return new BenchStack(moto, dynamoDbLocal, prefix);
         } catch (IOException | RuntimeException e) {
             moto.close();
-            if (dynamoProcess != null) {
-                dynamoProcess.destroy();
+            if (dynamoDbLocal != null) {
+                dynamoDbLocal.close();
             }
             throw e;
         }
@@ -75,45 +71,6 @@ final class BenchStack implements AutoCloseable {
     @Override
     public void close() {
         moto.close();
-        dynamoProcess.destroy();
-        try {
-            dynamoProcess.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    private static Process startDynamoDbLocal(int port) throws IOException {
-        Path natives = Path.of(System.getProperty("datalake.sqlite4java.dir", "target/native-libs")).toAbsolutePath();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Dsqlite4java.library.path=" + natives,
-                "-cp", System.getProperty("java.class.path"), ServerRunner.class.getName(),
-                "-inMemory", "-sharedDb", "-disableTelemetry", "-port", Integer.toString(port))
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-    }
-
-    private static void awaitDynamoDb(DynamoDbClient dynamo, Process process) {
-        for (int attempt = 0; ; attempt++) {
-            try {
-                dynamo.listTables();
-                return;
-            } catch (RuntimeException e) {
-                if (attempt > 300 || !process.isAlive()) {
-                    throw e;
-                }
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-            }
-        }
+        dynamoDbLocal.close();
     }
 }

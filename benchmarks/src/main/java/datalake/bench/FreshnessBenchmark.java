@@ -218,20 +218,7 @@ public final class FreshnessBenchmark {
     }
 
     private static APIGatewayV2HTTPEvent workIdQuery(String workId) {
-        String query = "what=" + WHAT + "&work_id=" + workId;
-        return APIGatewayV2HTTPEvent.builder()
-                .withVersion("2.0")
-                .withRouteKey("$default")
-                .withRawPath("/v0/archive/files/")
-                .withRawQueryString(query)
-                .withHeaders(Map.of("host", "localhost"))
-                .withRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder()
-                        .withStage("$default")
-                        .withDomainName("localhost")
-                        .withHttp(APIGatewayV2HTTPEvent.RequestContext.Http.builder()
-                                .withMethod("GET").withPath("/v0/archive/files/").build())
-                        .build())
-                .build();
+        return FilesQuery.event("what=" + WHAT + "&work_id=" + workId);
     }
 
     private static void report(PrintStream out, String label, List<FileTrace> files, String key, Map<String, Double> figures) {

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.http.AbortableInputStream;
@@ -28,8 +29,8 @@ import software.amazon.awssdk.http.SdkHttpResponse;
 /**
  * The AWS the ingester calls, answered in this JVM after a fixed round trip: the SDK clients run their
  * whole pipeline (marshalling, signing, the HTTP client interface, unmarshalling, retries) and only the
- * wire and the service are replaced. HeadObject answers metadata of its own for every key (a file per
- * key, ten feeds, times in order), BatchWriteItem and PutItem succeed, PublishBatch reports every entry
+ * wire and the service are replaced. HeadObject answers metadata of its own for every key "&lt;name&gt;/data"
+ * (by default a file per key, ten feeds, times in order; a benchmark may give its own), BatchWriteItem and PutItem succeed, PublishBatch reports every entry
  * published. The per-object commits (UpdateItem) are kept until the ingester reads them back
  * (BatchGetItem), which answers them and forgets them: every file here is new and committed once, so
  * the simulation's memory stays flat over any number of batches. A key never committed is absent
@@ -42,12 +43,19 @@ final class SimulatedAws implements SdkHttpClient {
     private static final Pattern ASSIGNMENT = Pattern.compile("(#\\w+) = (:\\w+)(?=,|$| REMOVE)");
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Duration roundTrip;
+    private final Function<String, String> metadataOfName;
     private final AtomicLong calls = new AtomicLong();
     /** Committed per-object items by key (JSON objects compare by content), until read back. */
     private final Map<JsonNode, ObjectNode> committed = new ConcurrentHashMap<>();
 
     SimulatedAws(Duration roundTrip) {
+        this(roundTrip, name -> metadata(Long.parseLong(name)));
+    }
+
+    /** HeadObject of the key "&lt;name&gt;/data" answers {@code metadataOfName.apply(name)}. */
+    SimulatedAws(Duration roundTrip, Function<String, String> metadataOfName) {
         this.roundTrip = roundTrip;
+        this.metadataOfName = metadataOfName;
     }
 
     long calls() {
@@ -98,7 +106,7 @@ final class SimulatedAws implements SdkHttpClient {
             }
             response.putHeader("Content-Length", "1024").putHeader("Last-Modified", "Mon, 01 Jan 2024 00:00:00 GMT")
                     .putHeader("ETag", "\"d41d8cd98f00b204e9800998ecf8427e\"")
-                    .putHeader("x-amz-meta-datalake", metadata(Long.parseLong(key.group(1))));
+                    .putHeader("x-amz-meta-datalake", metadataOfName.apply(key.group(1)));
             return HttpExecuteResponse.builder().response(response.build())
                     .responseBody(AbortableInputStream.create(new ByteArrayInputStream(new byte[0]))).build();
         }
