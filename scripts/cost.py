@@ -92,6 +92,7 @@ ASSUMPTIONS = {
     "log_bytes_per_file": (0, "a message's own log line (400 B) is written only when it fails"),
     "log_bytes_per_batch": (1900, "the batch's line (400 B), its metrics (EMF) and Lambda's START/END/REPORT lines"),
     "query_log_bytes": (600, "the query's request line and Lambda's START/END/REPORT lines"),
+    "upload_topic": (1, "UploadNotifications: 1 Topic (S3 -> SNS -> SQS), 0 Queue (S3 -> SQS, no upload topic)"),
     "upload_topic_publishers": (1, "S3 is the one publisher of the upload topic"),
     "report_topic_publishers": (1, "the ingester's role publishes the reports"),
     # Measured elsewhere, defaults for a run without them (docs/PERFORMANCE.md):
@@ -341,11 +342,12 @@ def main():
         ("DynamoDB reads", 1e6 * (a["check_reads_per_file"] + a["latest_reads_per_file"]), "RRU", prices["ddb_rru"],
          "dynamodb_units", f"{a['check_reads_per_file']:g} per-object item read back + {a['latest_reads_per_file']:g} latest entry"
          " per file, strongly consistent, under 4 KB"),
-        ("SNS upload notifications", 1e6, "publishes", prices["sns_request"], "sns", "S3 publishes 1 per file; delivery to SQS free"),
+    ] + ([("SNS upload notifications", 1e6, "publishes", prices["sns_request"], "sns",
+           "S3 publishes 1 per file; delivery to SQS free")] if a["upload_topic"] else []) + [
         ("SNS status reports", report_requests, "PublishBatch", prices["sns_request"], "sns",
          f"1 per batch ({a['files_per_batch']:g} reports of {a['report_bytes']:g} B, under 64 KB)"),
         ("SQS requests", 1e6 + 2 * batches, "requests", prices["sqs_request"], "sqs",
-         "1 send per file (from SNS), 1 receive and 1 delete batch per batch (Lambda's poller)"),
+         f"1 send per file (from {'SNS' if a['upload_topic'] else 'S3'}), 1 receive and 1 delete batch per batch (Lambda's poller)"),
         ("CloudWatch Logs", (1e6 * a["log_bytes_per_file"] + batches * a["log_bytes_per_batch"]) / 1e9, "GB",
          prices["logs_gb"], "logs", f"{a['log_bytes_per_file']:g} B per file + {a['log_bytes_per_batch']:g} B per batch"),
     ]
@@ -388,11 +390,12 @@ def main():
          "template: PITR on the tables (the GSI is not backed up separately)"),
     ]
     month_s = 30 * 86400
-    kms_requests = month_s / 300 * 2 * (a["upload_topic_publishers"] + a["report_topic_publishers"])
+    publishers = a["upload_topic"] * a["upload_topic_publishers"] + a["report_topic_publishers"]
+    kms_requests = month_s / 300 * 2 * publishers
     fixed = [
         ("KMS key", 1, "key-month", prices["kms_key_month"], "kms", "the template's one customer key (SNS topics)"),
         ("KMS requests", kms_requests, "requests", prices["kms_request"], "kms",
-         f"{kms_requests:,.0f} = 2,592,000 s / 300 s x 2 x {a['upload_topic_publishers'] + a['report_topic_publishers']:g} publishers, whatever the traffic"),
+         f"{kms_requests:,.0f} = 2,592,000 s / 300 s x 2 x {publishers:g} publishers, whatever the traffic"),
     ]
 
     print(f"datalake costs in {args.region}, on-demand prices, no free tier; "

@@ -69,3 +69,24 @@ def test_the_json_carries_both_modes_a_million_files(tmp_path):
     # the same million files, DynamoDB's request units replaced by capacity-hours
     assert math.isclose(provisioned, on_demand - cost.on_demand_per_file(a, PRICES) * 1e6 + throughput, abs_tol=1e-3)
     assert figures["cost_provisioned_break_even_files_per_day"] < figures["cost_provisioned_files_per_day"]
+
+
+def test_queue_mode_drops_the_upload_topic_and_nothing_else(tmp_path):
+    # UploadNotifications=Queue: S3 sends to the queue itself, so no SNS publish a file; SQS sends stay
+    def run(*settings):
+        out = tmp_path / ("cost" + "".join(settings) + ".json")
+        printed = subprocess.run([sys.executable, str(SCRIPT), "--json", str(out), *settings], check=True,
+                                 capture_output=True, text=True).stdout
+        return json.loads(out.read_text()), printed
+
+    topic, topic_printed = run()
+    queue, queue_printed = run("--set", "upload_topic=0")
+    assert "SNS upload notifications" in topic_printed
+    assert "SNS upload notifications" not in queue_printed
+    sns_publish = 1e6 * PRICES["sns_request"]
+    for mode in ("cost_per_million_files_usd", "cost_per_million_files_provisioned_usd"):
+        assert math.isclose(queue[mode], topic[mode] - sns_publish, abs_tol=1e-3), mode
+    sqs_rows = [line for line in queue_printed.splitlines() if line.strip().startswith("SQS requests")]
+    assert sqs_rows and all("1,200,000.00" in line for line in sqs_rows), sqs_rows
+    # the upload topic's key requests go with it; the key stays for the report and alarm topics
+    assert queue["cost_fixed_per_month_usd"] < topic["cost_fixed_per_month_usd"]

@@ -243,14 +243,6 @@ class TemplateTest {
     }
 
     @Test
-    void theBucketNotifiesCreationsRemovalsAndExpirations() {
-        List<String> events = new ArrayList<>();
-        resources.path("StorageBucket").path("Properties").path("NotificationConfiguration")
-                .path("TopicConfigurations").forEach(c -> events.add(c.path("Event").asText()));
-        assertEquals(List.of("s3:ObjectCreated:*", "s3:ObjectRemoved:*", "s3:LifecycleExpiration:*"), events);
-    }
-
-    @Test
     void aBackfillJobRunsAsARoleThatOnlyInvokesTheBackfillAndReadsAndWritesTheOperationsBucket() {
         JsonNode role = resources.path("BackfillJobRole").path("Properties");
         assertEquals("batchoperations.s3.amazonaws.com", role.path("AssumeRolePolicyDocument").path("Statement").get(0)

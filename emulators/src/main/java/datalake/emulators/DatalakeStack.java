@@ -6,15 +6,11 @@ import datalake.emulators.stack.SqsEventSource;
 import datalake.emulators.stack.TemplateStack;
 import datalake.emulators.template.ResolvedTemplate;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import software.amazon.awssdk.services.s3.model.GetBucketNotificationConfigurationResponse;
-import software.amazon.awssdk.services.s3.model.QueueConfiguration;
-import software.amazon.awssdk.services.s3.model.TopicConfiguration;
 import software.amazon.awssdk.services.sns.model.Subscription;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
@@ -24,9 +20,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * the ingester's event source and the API. The only place that knows the template's logical ids.
  *
  * <p>What a test needs beyond the template is added explicitly, on top of the built stack, never as a
- * second description: a queue where tests read the reports ({@link #subscribeReportQueue()}), S3
- * notifying the ingest queue directly ({@link #notifyIngestQueueDirectly()}) or through an enveloping
- * subscription ({@link #envelopeUploads()}), and a bucket made without versioning
+ * second description: a queue where tests read the reports ({@link #subscribeReportQueue()}), an
+ * enveloping upload subscription ({@link #envelopeUploads()}), and a bucket made without versioning
  * ({@link Builder#unversionedBucket()}) where moto must notify deletes.
  */
 public final class DatalakeStack {
@@ -179,25 +174,6 @@ public final class DatalakeStack {
         return url;
     }
 
-    /**
-     * Test-side change: S3 notifies the ingest queue directly (the events of the template's notification
-     * configuration, no SNS between), a route the ingester accepts and the template does not take.
-     */
-    public void notifyIngestQueueDirectly() {
-        AwsEndpoints aws = aws();
-        GetBucketNotificationConfigurationResponse current = aws.s3().getBucketNotificationConfiguration(r -> r.bucket(bucket()));
-        List<QueueConfiguration> queues = new ArrayList<>();
-        for (TopicConfiguration topic : current.topicConfigurations()) {
-            queues.add(QueueConfiguration.builder().id(topic.id()).events(topic.events()).filter(topic.filter())
-                    .queueArn(ingestQueueArn()).build());
-        }
-        aws.s3().putBucketNotificationConfiguration(r -> r.bucket(bucket())
-                .notificationConfiguration(n -> n.queueConfigurations(queues)));
-        for (Subscription subscription : uploadSubscriptions()) {
-            aws.sns().unsubscribe(r -> r.subscriptionArn(subscription.subscriptionArn()));
-        }
-    }
-
     /** Test-side change: SNS wraps each upload notification in its envelope (the template delivers raw). */
     public void envelopeUploads() {
         for (Subscription subscription : uploadSubscriptions()) {
@@ -224,6 +200,11 @@ public final class DatalakeStack {
         public Builder prefix(String namePrefix) {
             this.prefix = Objects.requireNonNull(namePrefix, "namePrefix");
             return this;
+        }
+
+        /** UploadNotifications=Queue: S3 notifies the ingest queue itself, and there is no upload topic. */
+        public Builder queueNotifications() {
+            return parameter("UploadNotifications", "Queue");
         }
 
         /** Another parameter's value, as {@code sam deploy --parameter-overrides}. */

@@ -222,10 +222,39 @@ class DatalakeStackIT {
         sns.publish(r -> r.topicArn(second.reportTopicArn()).message("{\"status\":\"success\",\"records\":[]}"));
         Message report = Messages.awaitMessage(sqs, reports, body -> body.contains("status"), Duration.ofSeconds(10));
         assertEquals("{\"status\":\"success\",\"records\":[]}", report.body());
+    }
 
-        // S3 straight to the queue: the upload topic no longer delivers there
-        second.notifyIngestQueueDirectly();
-        assertTrue(sns.listSubscriptionsByTopic(r -> r.topicArn(second.uploadTopicArn())).subscriptions().isEmpty());
+    @Test
+    void withQueueNotificationsTheBucketNotifiesTheIngestQueueAndThereIsNoUploadTopic(SnsClient sns, SqsClient sqs,
+            S3Client s3) throws IOException {
+        // When the stack is built with UploadNotifications=Queue
+        DatalakeStack stack = DatalakeStack.builder(AWS).prefix(DatalakeStack.uniquePrefix("queue")).queueNotifications()
+                .build();
+
+        // Then the bucket notifies creations, removals and expirations to the ingest queue, and no topic
+        GetBucketNotificationConfigurationResponse notifications =
+                s3.getBucketNotificationConfiguration(r -> r.bucket(stack.bucket()));
+        assertEquals(List.of(Event.S3_OBJECT_CREATED, Event.S3_OBJECT_REMOVED, Event.S3_LIFECYCLE_EXPIRATION),
+                notifications.queueConfigurations().stream().flatMap(c -> c.events().stream()).toList());
+        assertTrue(notifications.queueConfigurations().stream().allMatch(c -> c.queueArn().equals(stack.ingestQueueArn())));
+        assertEquals(List.of(), notifications.topicConfigurations());
+        assertTrue(sns.listTopicsPaginator().topics().stream().noneMatch(t -> t.topicArn().endsWith(":" + stack.prefix() + "-uploads")),
+                "no upload topic");
+
+        // and the queue's policy lets S3 send for this bucket
+        JsonNode statement = JSON.readTree(sqs.getQueueAttributes(r -> r.queueUrl(stack.ingestQueueUrl())
+                .attributeNames(QueueAttributeName.POLICY)).attributes().get(QueueAttributeName.POLICY)).path("Statement");
+        assertEquals(1, statement.size(), statement.toString());
+        assertEquals("s3.amazonaws.com", statement.path(0).path("Principal").path("Service").asText());
+        assertEquals("arn:aws:s3:::" + stack.bucket(),
+                statement.path(0).path("Condition").path("ArnEquals").path("aws:SourceArn").asText());
+
+        // and an upload reaches the queue as S3's own event, no SNS between
+        s3.putObject(r -> r.bucket(stack.bucket()).key("straight.txt"),
+                software.amazon.awssdk.core.sync.RequestBody.fromString("payload"));
+        JsonNode event = JSON.readTree(Messages.awaitMessage(sqs, stack.ingestQueueUrl(),
+                body -> body.contains("ObjectCreated"), Duration.ofSeconds(20)).body());
+        assertEquals("aws:s3", event.path("Records").path(0).path("eventSource").asText(), event.toString());
     }
 
     private static KeySchemaElement key(String name, KeyType type) {

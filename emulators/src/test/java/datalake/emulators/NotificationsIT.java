@@ -17,7 +17,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * moto really delivers the S3 notifications of the template's stack: through SNS raw (as the template
- * subscribes), and, as test-side changes, enveloped or straight to SQS; and which removals it notifies
+ * subscribes), straight to SQS (UploadNotifications=Queue), and, as a test-side change, enveloped; and which removals it notifies
  * (a delete in an unversioned bucket), and which it does not (a delete marker in the template's versioned
  * bucket): the tests that need the others put on the queue the notification AWS sends.
  */
@@ -28,8 +28,7 @@ class NotificationsIT {
 
     @Test
     void objectCreatedGoesStraightToTheQueue(Emulators aws) throws Exception {
-        DatalakeStack stack = DatalakeStack.unique(aws, "direct");
-        stack.notifyIngestQueueDirectly();
+        DatalakeStack stack = DatalakeStack.builder(aws).prefix(DatalakeStack.uniquePrefix("direct")).queueNotifications().build();
 
         String body = putAndAwait(aws, stack, "direct/file 1.txt");
 
@@ -60,8 +59,8 @@ class NotificationsIT {
 
     @Test
     void aDeleteIsNotifiedAsObjectRemovedDelete(Emulators aws) throws Exception {
-        DatalakeStack stack = DatalakeStack.builder(aws).prefix(DatalakeStack.uniquePrefix("removed")).unversionedBucket().build();
-        stack.notifyIngestQueueDirectly();
+        DatalakeStack stack = DatalakeStack.builder(aws).prefix(DatalakeStack.uniquePrefix("removed")).unversionedBucket()
+                .queueNotifications().build();
         putAndAwait(aws, stack, "gone soon.txt");
 
         aws.s3().deleteObject(r -> r.bucket(stack.bucket()).key("gone soon.txt"));
@@ -76,8 +75,7 @@ class NotificationsIT {
     @Test
     void aDeleteMarkerIsNotNotifiedByMotoThoughAwsNotifiesIt(Emulators aws) throws Exception {
         // Given the template's bucket, versioned
-        DatalakeStack stack = DatalakeStack.unique(aws, "marker");
-        stack.notifyIngestQueueDirectly();
+        DatalakeStack stack = DatalakeStack.builder(aws).prefix(DatalakeStack.uniquePrefix("marker")).queueNotifications().build();
         putAndAwait(aws, stack, "marked.txt");
 
         String marker = aws.s3().deleteObject(r -> r.bucket(stack.bucket()).key("marked.txt")).versionId();

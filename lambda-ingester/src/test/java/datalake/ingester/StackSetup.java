@@ -19,7 +19,7 @@ record StackSetup(Route route, Integer maxReceiveCount, boolean versioned) {
         TOPIC_RAW,
         /** S3 → upload topic → ingest queue in SNS envelopes (a test-side change). */
         TOPIC_ENVELOPED,
-        /** S3 → ingest queue (a test-side change). */
+        /** S3 → ingest queue, the template's UploadNotifications=Queue. */
         QUEUE
     }
 
@@ -48,11 +48,13 @@ record StackSetup(Route route, Integer maxReceiveCount, boolean versioned) {
         if (!versioned) {
             builder.unversionedBucket();
         }
+        if (route == Route.QUEUE) {
+            builder.queueNotifications();
+        }
         DatalakeStack stack = builder.build();
         switch (route) {
             case TOPIC_ENVELOPED -> stack.envelopeUploads();
-            case QUEUE -> stack.notifyIngestQueueDirectly();
-            case TOPIC_RAW -> { }
+            case TOPIC_RAW, QUEUE -> { }
         }
         return stack;
     }

@@ -94,17 +94,17 @@ public final class StackPolicies {
         return out;
     }
 
-    /** The resource policy statements that apply to an ARN: its bucket's, queue's, topic's policy. */
+    /** The resource policy statements that apply to an ARN: its bucket's, queue's, topic's policy (those the stack has). */
     public List<Statement> resource(String arn) {
         List<Statement> out = new ArrayList<>();
-        for (Template.Resource policy : stack.template().ofType("AWS::S3::BucketPolicy")) {
+        for (Template.Resource policy : existing("AWS::S3::BucketPolicy")) {
             JsonNode p = stack.properties(policy.logicalId());
             String bucket = "arn:aws:s3:::" + p.path("Bucket").asText();
             if (arn.equals(bucket) || arn.startsWith(bucket + "/")) {
                 out.addAll(Statement.of(p.path("PolicyDocument"), policy.logicalId()));
             }
         }
-        for (Template.Resource policy : stack.template().ofType("AWS::SQS::QueuePolicy")) {
+        for (Template.Resource policy : existing("AWS::SQS::QueuePolicy")) {
             JsonNode p = stack.properties(policy.logicalId());
             for (Template.Resource queue : stack.template().ofType("AWS::SQS::Queue")) {
                 if (stack.getAtt(queue.logicalId(), "Arn").equals(arn)
@@ -113,13 +113,18 @@ public final class StackPolicies {
                 }
             }
         }
-        for (Template.Resource policy : stack.template().ofType("AWS::SNS::TopicPolicy")) {
+        for (Template.Resource policy : existing("AWS::SNS::TopicPolicy")) {
             JsonNode p = stack.properties(policy.logicalId());
             if (Statement.texts(p.path("Topics")).contains(arn)) {
                 out.addAll(Statement.of(p.path("PolicyDocument"), policy.logicalId()));
             }
         }
         return out;
+    }
+
+    /** The resources of a type whose condition holds. */
+    private List<Template.Resource> existing(String type) {
+        return stack.template().ofType(type).stream().filter(r -> stack.exists(r.logicalId())).toList();
     }
 
     /** A key's policy. */

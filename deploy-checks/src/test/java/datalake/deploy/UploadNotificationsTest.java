@@ -1,0 +1,114 @@
+package datalake.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import datalake.deploy.iam.Decision;
+import datalake.deploy.iam.Request;
+import datalake.deploy.iam.StackPolicies;
+import datalake.emulators.template.ResolvedTemplate;
+import datalake.emulators.template.SamTransform;
+import datalake.emulators.template.Template;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Where the bucket's notifications go (template parameter UploadNotifications), on the template after the
+ * SAM transform, resolved as a stack would be: to the upload topic by default (which delivers to the ingest
+ * queue), or with {@code Queue} straight to the ingest queue, with no topic, and a queue policy that lets
+ * S3 send for this bucket of this account only. Both modes notify the same three events.
+ */
+class UploadNotificationsTest {
+    private static final Template TEMPLATE = SamTransform.repositoryTemplate();
+    private static final List<String> EVENTS = List.of("s3:ObjectCreated:*", "s3:ObjectRemoved:*", "s3:LifecycleExpiration:*");
+    private static final List<String> TOPIC_ONLY = List.of("UploadTopic", "UploadTopicPolicy", "UploadSubscription");
+
+    private static ResolvedTemplate queueMode() {
+        return TEMPLATE.resolve().parameter("UploadNotifications", "Queue").build();
+    }
+
+    @Test
+    void byDefaultTheBucketNotifiesTheUploadTopicWhichAloneDeliversToTheQueue() {
+        ResolvedTemplate stack = TEMPLATE.resolve().build();
+
+        TOPIC_ONLY.forEach(id -> assertTrue(stack.exists(id), id));
+        assertTrue(stack.outputs().containsKey("UploadTopicArn"));
+        JsonNode notifications = stack.properties("StorageBucket").path("NotificationConfiguration");
+        assertEquals(EVENTS, events(notifications.path("TopicConfigurations"), "Topic", stack.ref("UploadTopic")));
+        assertFalse(notifications.has("QueueConfigurations"), notifications.toString());
+
+        assertTrue(sends(stack, "sns.amazonaws.com", stack.ref("UploadTopic"), stack.accountId()));
+        assertFalse(sends(stack, "s3.amazonaws.com", bucketArn(stack), stack.accountId()));
+    }
+
+    @Test
+    void inQueueModeTheBucketNotifiesTheQueueAndThereIsNoUploadTopic() {
+        ResolvedTemplate stack = queueMode();
+
+        TOPIC_ONLY.forEach(id -> assertFalse(stack.exists(id), id));
+        assertFalse(stack.outputs().containsKey("UploadTopicArn"));
+        JsonNode notifications = stack.properties("StorageBucket").path("NotificationConfiguration");
+        assertEquals(EVENTS, events(notifications.path("QueueConfigurations"), "Queue", stack.getAtt("IngestQueue", "Arn")));
+        assertFalse(notifications.has("TopicConfigurations"), notifications.toString());
+        // nor a key grant for a topic that is not there
+        assertFalse(stack.properties("DataKey").toString().contains("s3.amazonaws.com"),
+                stack.properties("DataKey").path("KeyPolicy").toString());
+    }
+
+    @Test
+    void inQueueModeTheQueueTakesS3NotificationsOfThisBucketAndAccountOnly() {
+        ResolvedTemplate stack = queueMode();
+        String account = stack.accountId();
+
+        assertTrue(sends(stack, "s3.amazonaws.com", bucketArn(stack), account), "the storage bucket");
+        assertFalse(sends(stack, "s3.amazonaws.com", "arn:aws:s3:::another-bucket", account), "another bucket");
+        assertFalse(sends(stack, "s3.amazonaws.com", bucketArn(stack), "210987654321"), "another account's bucket");
+        assertFalse(sends(stack, "sns.amazonaws.com", "arn:aws:sns:" + stack.region() + ":" + account + ":"
+                + stack.parameter("NamePrefix") + "-uploads", account), "no topic delivers");
+    }
+
+    @Test
+    void theBucketWaitsForItsDestinationsPolicyInBothModes() {
+        // S3 checks that it may send when the notification is set: the destination's policy must exist first
+        for (ResolvedTemplate stack : List.of(TEMPLATE.resolve().build(), queueMode())) {
+            JsonNode bucket = stack.template().resource("StorageBucket").json();
+            List<String> dependsOn = new ArrayList<>();
+            JsonNode written = bucket.path("DependsOn");
+            (written.isArray() ? written : List.of(written)).forEach(d -> dependsOn.add(d.asText()));
+            assertTrue(dependsOn.contains("IngestQueuePolicy"), dependsOn.toString());
+            dependsOn.forEach(id -> assertTrue(stack.exists(id), "DependsOn " + id + " exists in every mode"));
+            boolean topic = stack.exists("UploadTopic");
+            JsonNode metadata = stack.resolve(bucket.path("Metadata"));
+            assertEquals(topic, metadata.has("UploadTopicPolicy"), metadata.toString());
+            if (topic) {
+                assertEquals(stack.ref("UploadTopicPolicy"), metadata.path("UploadTopicPolicy").asText());
+            }
+        }
+    }
+
+    /** The events of the configurations, each of which must go to {@code destination}. */
+    private static List<String> events(JsonNode configurations, String field, String destination) {
+        List<String> events = new ArrayList<>();
+        for (JsonNode c : configurations) {
+            assertEquals(destination, c.path(field).asText(), c.toString());
+            events.add(c.path("Event").asText());
+        }
+        return events;
+    }
+
+    /** Whether the ingest queue's policy lets a service send for a source ARN of an account. */
+    private static boolean sends(ResolvedTemplate stack, String service, String sourceArn, String sourceAccount) {
+        String queue = stack.getAtt("IngestQueue", "Arn");
+        Request send = new Request(service, "sqs:SendMessage", queue,
+                Map.of("aws:SourceArn", List.of(sourceArn), "aws:SourceAccount", List.of(sourceAccount)));
+        return Decision.evaluate(new StackPolicies(stack).resource(queue), send).allowed();
+    }
+
+    private static String bucketArn(ResolvedTemplate stack) {
+        return "arn:aws:s3:::" + stack.ref("StorageBucket");
+    }
+}
