@@ -146,6 +146,8 @@ fi
 
 echo "== cost in AWS ($region), from the figures above and published prices"
 python3 "$root/scripts/cost.py" --region "$region" --bench "$out" --json "$out/cost.json" > "$out/cost.txt"
+# The same with UploadNotifications=Queue (S3 -> SQS, no upload topic): issue 24's provisioned goal.
+python3 "$root/scripts/cost.py" --region "$region" --bench "$out" --set upload_topic=0 --json "$out/cost-queue.json" > "$out/cost-queue.txt"
 # Both billing modes of the tables: on demand, then provisioned (TableBillingMode, docs/COSTS.md).
 sed -n '/^per million files ingested/,/^  total/p' "$out/cost.txt"
 echo "   (the whole model, every price and assumption: $out/cost.txt)"

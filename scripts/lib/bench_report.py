@@ -48,6 +48,8 @@ def main():
     figures.update(jmh_figures(load(os.path.join(out, "jmh-template-flags.json")), "_template_flags"))
     for part in ("ingest", "query", "coldstart", "freshness", "jvm", "scale", "cost"):
         figures.update(load(os.path.join(out, part + ".json")) or {})
+    queue_mode = load(os.path.join(out, "cost-queue.json")) or {}
+    figures["cost_per_million_files_provisioned_queue_usd"] = queue_mode.get("cost_per_million_files_provisioned_usd")
 
     g = figures.get
     headline = {
@@ -70,6 +72,7 @@ def main():
         "freshness_ours_p99_ms": g("freshness_steady_ours_p99_ms"),
         "cost_per_million_files_usd": g("cost_per_million_files_usd"),
         "cost_per_million_files_provisioned_usd": g("cost_per_million_files_provisioned_usd"),
+        "cost_per_million_files_provisioned_queue_usd": g("cost_per_million_files_provisioned_queue_usd"),
         "scale_unthrottled_freshness_p99_ms": g("scale_unthrottled_freshness_p99_ms"),
         "scale_unsharded_freshness_p99_ms": g("scale_unsharded_freshness_p99_ms"),
         "scale_sharded_freshness_p99_ms": g("scale_sharded_freshness_p99_ms"),
@@ -168,7 +171,10 @@ def main():
             rows.append((f"cost per million files, tables PROVISIONED ({fmt(g('cost_provisioned_files_per_day'))} files/day)",
                          fmt(g("cost_per_million_files_provisioned_usd"), "USD"),
                          f"target {fmt(g('cost_provisioned_target_utilization'))}%",
-                         f"cheaper above {fmt(g('cost_provisioned_break_even_files_per_day'))} files/day", "<= 2.50 USD"))
+                         f"cheaper above {fmt(g('cost_provisioned_break_even_files_per_day'))} files/day", ""))
+        if g("cost_per_million_files_provisioned_queue_usd") is not None:
+            rows.append(("  the same with UploadNotifications=Queue (no upload topic)",
+                         fmt(g("cost_per_million_files_provisioned_queue_usd"), "USD"), "", "", "<= 2.50 USD"))
         rows.append(("cost per million queries: 1-day / 30-day / work_id / latest",
                      f"{fmt(g('cost_per_million_queries_1day_page_usd'))} / {fmt(g('cost_per_million_queries_30day_page_usd'))}"
                      f" / {fmt(g('cost_per_million_queries_work_id_page_usd'))} / {fmt(g('cost_per_million_queries_latest_usd'))} USD",
