@@ -20,19 +20,10 @@ import java.util.concurrent.ExecutorService;
  * record up to it has been read from every shard, so the slice is exactly what the unsharded day would
  * give next, and its last key is a position that holds in every shard (each range key lives in one
  * shard: its WHERE's). So pages and cursors stay as they are for an unsharded day, whatever S is.
+ *
+ * @param executor runs the shard reads of a day; never the executor whose tasks call this reader
  */
-final class BucketReader {
-    private final RecordsTable table;
-    private final ShardMapSource shards;
-    private final ExecutorService executor;
-
-    /** @param executor runs the shard reads of a day; never the executor whose tasks call this reader */
-    BucketReader(RecordsTable table, ShardMapSource shards, ExecutorService executor) {
-        this.table = table;
-        this.shards = shards;
-        this.executor = executor;
-    }
-
+record BucketReader(RecordsTable table, ShardMapSource shards, ExecutorService executor) {
     /**
      * Some of the day's records of the WHAT (at {@code where}, unless null), in range-key order, after
      * {@code after}; about {@code limit} at most.

@@ -13,17 +13,7 @@ import java.util.List;
  * begins with "null" can equal ({@code nullable} and a file with id {@code able}): only records whose
  * {@code metadata.work_id} is the requested one are returned.
  */
-final class WorkIdQueryPager {
-    private final RecordsTable table;
-    private final int pageSize;
-    private final int readLimit;
-
-    WorkIdQueryPager(RecordsTable table, int pageSize, int readLimit) {
-        this.table = table;
-        this.pageSize = pageSize;
-        this.readLimit = readLimit;
-    }
-
+record WorkIdQueryPager(RecordsTable table, int pageSize, int readLimit) {
     Page page(FilesQuery.ByWorkId query, Cursor cursor) {
         List<StoredRecord> page = new ArrayList<>(pageSize);
         String position = cursor == null ? null : cursor.after();
