@@ -51,15 +51,20 @@ final class ActivitySummary {
             return Optional.empty();
         }
         String line = String.format(Locale.ROOT,
-                "local: last %d s: API %,d requests (%,d 4xx, %,d 5xx, %,d throttled); ingester %,d messages"
-                        + " (%,d given back); ingest queue %s; function logs in %s",
-                seconds, requests, now.clientErrors() - lastApi.clientErrors(), now.serverErrors() - lastApi.serverErrors(),
-                now.throttled() - lastApi.throttled(), delivered, failed - lastFailed,
+                "local: last %d s: API %s (%,d 4xx, %,d 5xx, %,d throttled); ingester %s (%,d given back);"
+                        + " ingest queue %s; function logs in %s",
+                seconds, count(requests, "request"), now.clientErrors() - lastApi.clientErrors(),
+                now.serverErrors() - lastApi.serverErrors(), now.throttled() - lastApi.throttled(),
+                count(delivered, "message"), failed - lastFailed,
                 depth < 0 ? "unknown" : String.format(Locale.ROOT, "%,d", depth), log);
         lastApi = now;
         lastMessages = handled;
         lastFailed = failed;
         lastDepth = depth;
         return Optional.of(line);
+    }
+
+    private static String count(long n, String noun) {
+        return String.format(Locale.ROOT, "%,d %s%s", n, noun, n == 1 ? "" : "s");
     }
 }

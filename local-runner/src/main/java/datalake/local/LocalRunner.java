@@ -150,7 +150,8 @@ public final class LocalRunner implements AutoCloseable {
 
         long now = System.currentTimeMillis();
         if (options.demo()) {
-            progress("[6/6] pushing the demo dataset through S3 -> SNS -> SQS -> ingester");
+            progress("[6/6] pushing the demo dataset through S3 -> "
+                    + (stack.resolved().exists("UploadTopic") ? "SNS -> " : "") + "SQS -> ingester");
             Path scratch = Files.createTempDirectory("datalake-demo");
             List<Pusher.Pushed> pushed = DemoData.push(new Pusher(endpoints.s3(), stack.bucket()), now, scratch);
             try (var files = Files.list(scratch)) {

@@ -34,5 +34,9 @@ class ActivitySummaryTest {
         depth.set(0);
         assertTrue(summary.next(10).orElseThrow().contains("API 0 requests"), "the queue emptied: news");
         assertEquals(Optional.empty(), summary.next(10), "then quiet");
+        api.set(new HttpApiServer.Counts(1_260, 40, 2, 7));
+        messages.set(3_010);
+        assertTrue(summary.next(10).orElseThrow().contains("API 1 request (0 4xx, 0 5xx, 0 throttled); ingester 1 message"
+                + " (0 given back)"), "one of each, singular");
     }
 }
