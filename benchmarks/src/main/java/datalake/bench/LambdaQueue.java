@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import datalake.emulators.LocalLambdaContext;
+import datalake.emulators.SqsMessages;
 import datalake.emulators.stack.FunctionSettings;
 import datalake.emulators.stack.SqsEventSource;
 import java.time.Duration;
@@ -148,17 +149,12 @@ final class LambdaQueue implements AutoCloseable {
         long now = System.nanoTime();
         List<SQSEvent.SQSMessage> records = new ArrayList<>(batch.size());
         Set<String> all = new HashSet<>();
+        String region = source.queueArn().split(":", -1)[3];
         for (Message m : batch) {
-            SQSEvent.SQSMessage record = new SQSEvent.SQSMessage();
-            record.setMessageId(m.id);
-            record.setReceiptHandle(m.id + "#" + m.receiveCount);
-            record.setBody(m.body);
-            record.setEventSource("aws:sqs");
-            record.setEventSourceArn(source.queueArn());
-            record.setAwsRegion(source.queueArn().split(":", -1)[3]);
-            record.setAttributes(Map.of("ApproximateReceiveCount", Integer.toString(m.receiveCount),
-                    "SentTimestamp", Long.toString(m.sentMillis)));
-            records.add(record);
+            records.add(SqsMessages.toLambda(software.amazon.awssdk.services.sqs.model.Message.builder().messageId(m.id)
+                    .receiptHandle(m.id + "#" + m.receiveCount).body(m.body)
+                    .attributesWithStrings(Map.of("ApproximateReceiveCount", Integer.toString(m.receiveCount),
+                            "SentTimestamp", Long.toString(m.sentMillis))).build(), source.queueArn(), region));
             all.add(m.id);
             invoked.put(m.id, now);
         }
@@ -171,14 +167,7 @@ final class LambdaQueue implements AutoCloseable {
         } catch (RuntimeException e) {
             return all; // Lambda hands the whole batch back
         }
-        Set<String> failed = new HashSet<>();
-        for (SQSBatchResponse.BatchItemFailure f : response.getBatchItemFailures()) {
-            if (!all.contains(f.getItemIdentifier())) {
-                return all;
-            }
-            failed.add(f.getItemIdentifier());
-        }
-        return failed;
+        return SqsMessages.toLeaveOnQueue(response, all, source.reportBatchItemFailures());
     }
 
     private synchronized void settle(List<Message> batch, Set<String> failed) {

@@ -186,19 +186,7 @@ public final class SqsLambdaPoller implements Runnable, AutoCloseable {
             System.err.println("{\"level\":\"ERROR\",\"message\":\"the handler threw; the whole batch returns to the queue\"}");
             return all;
         }
-        Set<String> failed = new HashSet<>();
-        if (!source.reportBatchItemFailures() || response == null || response.getBatchItemFailures() == null) {
-            return failed;
-        }
-        for (SQSBatchResponse.BatchItemFailure f : response.getBatchItemFailures()) {
-            String id = f.getItemIdentifier();
-            if (id == null || !all.contains(id)) {
-                // Lambda treats an unknown or empty identifier as a failure of the whole batch.
-                return all;
-            }
-            failed.add(id);
-        }
-        return failed;
+        return SqsMessages.toLeaveOnQueue(response, all, source.reportBatchItemFailures());
     }
 
     private static void sleepQuietly(long millis) {

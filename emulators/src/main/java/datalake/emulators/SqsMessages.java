@@ -1,8 +1,11 @@
 package datalake.emulators;
 
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
@@ -37,5 +40,25 @@ public final class SqsMessages {
         }
         out.setMessageAttributes(messageAttributes);
         return out;
+    }
+
+    /**
+     * The ids of a batch that Lambda leaves on the queue once the handler has answered: with
+     * ReportBatchItemFailures its {@code batchItemFailures}, the whole batch when one of them is empty or
+     * not in the batch; without, none.
+     */
+    public static Set<String> toLeaveOnQueue(SQSBatchResponse response, Set<String> batch, boolean reportBatchItemFailures) {
+        Set<String> failed = new HashSet<>();
+        if (!reportBatchItemFailures || response == null || response.getBatchItemFailures() == null) {
+            return failed;
+        }
+        for (SQSBatchResponse.BatchItemFailure f : response.getBatchItemFailures()) {
+            String id = f.getItemIdentifier();
+            if (id == null || !batch.contains(id)) {
+                return batch;
+            }
+            failed.add(id);
+        }
+        return failed;
     }
 }

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import java.util.regex.Matcher;
 
 /**
@@ -41,15 +42,8 @@ final class ReadGate {
         if (key.isEmpty()) {
             return Decision.UNCHANGED;
         }
-        boolean consistent = request.path("ConsistentRead").asBoolean(false);
-        if (!model.startRead(key.get(), ItemSizes.readUnits(0, consistent))) {
-            return new Refuse(throttled(keys.get(), key.get(), false));
-        }
-        return new Forward(Optional.empty(), Optional.of(answer -> {
-            model.chargeRead(key.get(), ItemSizes.readUnits(ItemSizes.item(answer.path("Item")), consistent)
-                    - ItemSizes.readUnits(0, consistent));
-            return Optional.empty();
-        }));
+        return read(keys.get(), key.get(), request.path("ConsistentRead").asBoolean(false),
+                answer -> ItemSizes.item(answer.path("Item")));
     }
 
     /** Refused, or forwarded and charged the size of the items it returns. */
@@ -70,18 +64,32 @@ final class ReadGate {
         if (key.isEmpty()) {
             return Decision.UNCHANGED;
         }
-        boolean consistent = index.isEmpty() && request.path("ConsistentRead").asBoolean(false);
-        if (!model.startRead(key.get(), ItemSizes.readUnits(0, consistent))) {
-            return new Refuse(throttled(keys.get(), key.get(), false));
-        }
-        return new Forward(Optional.empty(), Optional.of(answer -> {
+        return read(keys.get(), key.get(), index.isEmpty() && request.path("ConsistentRead").asBoolean(false), answer -> {
             long bytes = 0;
             for (JsonNode item : answer.path("Items")) {
                 bytes += ItemSizes.item(item);
             }
-            model.chargeRead(key.get(), ItemSizes.readUnits(bytes, consistent) - ItemSizes.readUnits(0, consistent));
+            return bytes;
+        });
+    }
+
+    /**
+     * One key's read: refused unless the key holds the least it can cost; else forwarded, and charged once
+     * answered what the answer's {@code bytes} cost beyond that least.
+     */
+    private Decision read(TableKeys keys, PartitionKey key, boolean consistent, ToLongFunction<ObjectNode> bytes) {
+        if (!model.startRead(key, least(consistent))) {
+            return new Refuse(throttled(keys, key, false));
+        }
+        return new Forward(Optional.empty(), Optional.of(answer -> {
+            model.chargeRead(key, ItemSizes.readUnits(bytes.applyAsLong(answer), consistent) - least(consistent));
             return Optional.empty();
         }));
+    }
+
+    /** The least a read costs, taken when it starts: half a unit eventually consistent, one strongly. */
+    private static double least(boolean consistent) {
+        return ItemSizes.readUnits(0, consistent);
     }
 
     /** Admitted key by key: the rest come back in UnprocessedKeys, or the whole call is refused. */
@@ -99,7 +107,7 @@ final class ReadGate {
             boolean consistent = table.getValue().path("ConsistentRead").asBoolean(false);
             for (JsonNode key : table.getValue().path("Keys")) {
                 Optional<PartitionKey> partition = keys.get().keyOf(key);
-                boolean started = partition.map(p -> model.startRead(p, ItemSizes.readUnits(0, consistent))).orElse(true);
+                boolean started = partition.map(p -> model.startRead(p, least(consistent))).orElse(true);
                 ObjectNode side = started ? admitted : unprocessed;
                 if (!side.has(table.getKey())) {
                     // the table's request (ConsistentRead, projection) with the keys of this side only
@@ -132,7 +140,7 @@ final class ReadGate {
             boolean consistent = table.getValue().path("ConsistentRead").asBoolean(false);
             for (JsonNode item : answer.path("Responses").path(table.getKey())) {
                 keys.keyOf(item).ifPresent(key -> model.chargeRead(key,
-                        ItemSizes.readUnits(ItemSizes.item(item), consistent) - ItemSizes.readUnits(0, consistent)));
+                        ItemSizes.readUnits(ItemSizes.item(item), consistent) - least(consistent)));
             }
         }
     }
