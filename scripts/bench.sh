@@ -4,8 +4,8 @@
 #   1. translation: JMH, one thread pinned to one CPU, per message shape (TranslationBenchmark), and the
 #      headline shape again with the template's C1-only flags;
 #   2. ingest: 10,000 real S3 objects in moto, their real notifications drained by Lambda-style pollers,
-#      until every record is in DynamoDB Local (its own JVM); CPU time per process from /proc;
-#   3. query: 1-day, 30-day and work_id queries and a full pagination of 10,000 files, on DynamoDB Local,
+#      until every record is in dynalite (its own process); CPU time per process from /proc;
+#   3. query: 1-day, 30-day and work_id queries and a full pagination of 10,000 files, on dynalite,
 #      raw and with a simulated 5 ms round trip per DynamoDB call;
 #   4. cold start: each deployable jar in 10 fresh JVMs with the template's JAVA_TOOL_OPTIONS;
 #   5. backfill: 10,000 objects already in a moto bucket indexed by scripts/backfill.sh's engine (BackfillIT);
@@ -14,7 +14,7 @@
 #   7. the ingester's JVM: CPU per file and wall time per batch once warm, C1 only against full tiered
 #      compilation, through the real SDK clients with 5 ms per AWS call (no emulator), alternating;
 #   8. scale: docs/SCALE.md's busiest hour at 100 million files a day (scripts/scale_sim.py's workload) and
-#      DynamoDB's partition limits, both divided by one factor, through the real ingester on DynamoDB Local
+#      DynamoDB's partition limits, both divided by one factor, through the real ingester on dynalite
 #      behind the partition-limit model (emulators' ThrottlingProxy): without limits, with them, and with the
 #      top WHAT sharded; writes per key, throttled writes, files handed back to SQS, freshness, 30-day reads;
 #   then scripts/cost.py turns the figures into dollars (per million files, queries, records).
@@ -58,6 +58,8 @@ wants() { [[ ",$only," == *",$1,"* ]]; }
 if [ ! -x "$root/.venv/bin/moto_server" ] && { wants ingest || wants coldstart || wants freshness; }; then
   "$root/scripts/lib/venv.sh"
 fi
+# Every part but translation reads or writes DynamoDB: dynalite, installed when missing.
+source "$root/scripts/lib/dynalite.sh" >/dev/null
 
 out="$root/target/bench"
 mkdir -p "$out"
@@ -69,7 +71,7 @@ pin=()
 if command -v taskset >/dev/null 2>&1; then
   pin=(taskset -c 0)
 fi
-java=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED)
+java=("$JAVA_HOME/bin/java")
 # Parts 2 and 5 run the ingester in the benchmark's own JVM, so that JVM takes the deployed ingester's
 # settings (lambda_jvm, scripts/lib/benchmarks.sh): our CPU is measured in the JVM we deploy.
 
@@ -86,7 +88,7 @@ if wants translation; then
 fi
 
 if wants ingest; then
-  echo "== 2. end-to-end ingest on moto and DynamoDB Local"
+  echo "== 2. end-to-end ingest on moto and dynalite"
   if [ -z "$files" ]; then
     if $quick; then files=1000; else files=10000; fi
   fi
@@ -95,10 +97,10 @@ if wants ingest; then
 fi
 
 if wants query; then
-  echo "== 3. queries on DynamoDB Local (in-process), raw and with 5 ms per call"
+  echo "== 3. queries on dynalite, raw and with 5 ms per call"
   if $quick; then q=(--iterations 30 --pagination-files 2000 --pagination-runs 2); else q=(--iterations 100 --pagination-files 10000 --pagination-runs 5); fi
   (cd benchmarks && "${java[@]}" -cp "$bench_classpath" datalake.query.QueryBenchmark \
-    --latency-ms 5 "${q[@]}" --json "$out/query.json")
+    --latency-ms 5 --clock-ticks "$(getconf CLK_TCK)" "${q[@]}" --json "$out/query.json")
 fi
 
 if wants coldstart; then
@@ -112,7 +114,7 @@ if wants coldstart; then
 fi
 
 if wants backfill; then
-  echo "== 5. backfill of objects already in a bucket (moto and DynamoDB Local)"
+  echo "== 5. backfill of objects already in a bucket (moto and dynalite)"
   if $quick; then objects=1000; else objects=10000; fi
   mvn -B -q -ntp -pl index-tools -am verify -Dfuzz.skip -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
     -Dit.test=BackfillIT -Dfailsafe.failIfNoSpecifiedTests=false -Ddatalake.backfill.objects="$objects" >/dev/null

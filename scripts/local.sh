@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # usage: scripts/local.sh [options]
 # Runs the whole pipeline on this machine, in the foreground (Ctrl-C stops everything it started):
-# DynamoDB Local, moto (S3, SQS, SNS), template.yaml's bucket, topics, queues and tables, the ingester fed
+# dynalite (DynamoDB), moto (S3, SQS, SNS), template.yaml's bucket, topics, queues and tables, the ingester fed
 # from the queue with Lambda's SQS semantics, the query API with the explorer page at its /, and a demo
-# dataset pushed through S3. Needs a JDK >= 21 and python3; builds and installs the rest (a minute or two
+# dataset pushed through S3. Needs a JDK >= 21, python3 and Node.js >= 20; builds and installs the rest (a minute or two
 # the first time).
 #   --api-port N       the query API's port (DATALAKE_LOCAL_API_PORT, default 8080)
-#   --dynamodb-port N  DynamoDB Local's port (DATALAKE_LOCAL_DYNAMODB_PORT, default 8000)
+#   --dynamodb-port N  dynalite's port (DATALAKE_LOCAL_DYNAMODB_PORT, default 8000)
 #   --moto-port N      moto's port (DATALAKE_LOCAL_MOTO_PORT, default 5000)
 #   --prefix NAME      template.yaml's NamePrefix, the prefix of every name (DATALAKE_LOCAL_PREFIX, default
 #                      datalake: bucket datalake-123456789012-us-east-1)
@@ -24,9 +24,9 @@ cd "$(dirname "$0")/.."
 source scripts/lib/java.sh
 bash scripts/lib/venv.sh
 export DATALAKE_VENV="${DATALAKE_VENV:-$PWD/.venv}"
+source scripts/lib/dynalite.sh
 echo "build: compiling the runner and both functions (the first run downloads dependencies)"
 mvn -B -q -ntp -pl local-runner -am package -DskipTests
-exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
-  -Ddatalake.sqlite4java.dir=local-runner/target/native-libs \
+exec "$JAVA_HOME/bin/java" \
   -cp "local-runner/target/classes:$(cat local-runner/target/classpath.txt)" \
   datalake.local.LocalRunner "$@"

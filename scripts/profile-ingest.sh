@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Where the ingester's CPU goes (docs/PERFORMANCE.md, "CPU per ingested file"): runs part 2 of
-# scripts/bench.sh (IngestBenchmark on moto and DynamoDB Local) under Java Flight Recorder, then prints
+# scripts/bench.sh (IngestBenchmark on moto and dynalite) under Java Flight Recorder, then prints
 # the handler's samples by AWS SDK operation (and what runs outside the SDK) and the JIT's compilations by
 # compiler and by whose code they compile (IngestProfile). A profile, not a benchmark: the recording
 # itself costs some CPU, so read the figures per file from scripts/bench.sh.
@@ -27,6 +27,7 @@ done
 if [ ! -x "$root/.venv/bin/moto_server" ]; then
   "$root/scripts/lib/venv.sh"
 fi
+source "$root/scripts/lib/dynalite.sh" >/dev/null
 source "$root/scripts/lib/benchmarks.sh"
 jvm=(${flags:-$ingester_options} -XX:+UseSerialGC)
 
@@ -37,7 +38,7 @@ rm -f "$out/ingest.jfr"
 # the SDK's innermost frames.
 recording="filename=$out/ingest.jfr,jdk.ExecutionSample#period=10ms,jdk.Compilation#threshold=0ms"
 echo "== ingesting $files files under JFR; JVM flags: ${jvm[*]}"
-(cd "$root/benchmarks" && "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED "${jvm[@]}" \
+(cd "$root/benchmarks" && "$JAVA_HOME/bin/java" "${jvm[@]}" \
   -XX:FlightRecorderOptions:stackdepth=512 "-XX:StartFlightRecording:$recording" \
   -cp "$bench_classpath" datalake.bench.IngestBenchmark --files "$files" --pollers 4 --backlog 200 \
   --clock-ticks "$(getconf CLK_TCK)" --json "$out/ingest.json") | grep -v '^\[.*jfr'

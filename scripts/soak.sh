@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The soak of issue 7 on the local stack (DynamoDB Local in-process, moto from the test virtualenv):
+# The soak of issue 7 on the local stack (dynalite and moto, from scripts/lib's installs):
 # N notifications through S3 -> SNS -> SQS -> the ingester with Lambda's SQS semantics, 1% poison, in
 # rounds of ROUND (500): moto's SQS costs O(queue depth) per message, so one backlog would not scale.
 # Prints the reconciliation (lost, duplicated, DLQ, reports) and the throughput, and leaves it in
@@ -15,6 +15,7 @@ case "$N$ROUND" in ''|*[!0-9]*) echo "usage: scripts/soak.sh [N [ROUND]], number
 source scripts/lib/java.sh
 bash scripts/lib/venv.sh
 export DATALAKE_VENV="${DATALAKE_VENV:-$PWD/.venv}"
+source scripts/lib/dynalite.sh
 
 # SoakIT alone, in one reactor build of local-runner and the modules it needs: their classes come from
 # their own target/ directories, not from ~/.m2, where another build's install could replace a jar under

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test on a fresh machine, as CI does, with a JDK >= 21 (JAVA_HOME, else the newest under
 # /usr/lib/jvm): unit tests (surefire) and integration tests (failsafe, a short fuzzing run and a soak of
-# 1,000 notifications included) against DynamoDB Local (in-process, from Maven Central) and moto server
-# (from the test virtualenv this script creates), plus the Python datalake client compatibility checks, the tests of
+# 1,000 notifications included) against dynalite (DynamoDB; from npm into .dynalite) and moto server
+# (S3, SQS, SNS; from the test virtualenv this script creates), plus the Python datalake client compatibility checks, the tests of
 # clients/python (pytest), and the explorer page in Debian's headless Chromium (installed here when
 # missing and running as root, as CI does; scripts/lib/chromium.sh).
 # LocalStack tests run where Docker exists and are skipped, with the reason, where it does not.
@@ -16,6 +16,7 @@ source scripts/lib/java.sh
 echo "java: $JAVA_HOME"
 bash scripts/lib/venv.sh
 export DATALAKE_VENV="${DATALAKE_VENV:-$PWD/.venv}"
+source scripts/lib/dynalite.sh
 source scripts/lib/chromium.sh
 datalake_chromium
 

@@ -119,7 +119,7 @@ def main():
                      fmt(g("ingest_seconds"), "s"), f"push {fmt(g('ingest_push_files_per_s'))} files/s", ""))
         rows.append(("ingest CPU s: JVM / handler / pollers", f"{fmt(g('ingest_cpu_s_jvm'))} / {fmt(g('ingest_cpu_s_handler'))}"
                      f" / {fmt(g('ingest_cpu_s_pollers'))}", f"moto {fmt(g('ingest_cpu_s_moto'))}",
-                     f"DynamoDB Local {fmt(g('ingest_cpu_s_dynamodb_local'))}", ""))
+                     f"dynalite {fmt(g('ingest_cpu_s_dynalite'))}", ""))
         rows.append(("ingest: our CPU share", fmt(g("ingest_cpu_share_ours_pct"), "%"),
                      fmt(g("ingest_cpu_ms_per_file_ours"), "ms CPU/file"), "", "< 30%"))
         rows.append(("ingest: our CPU per file, the ingester's JVM flags", fmt(g("ingest_cpu_ms_per_file_ours"), "ms"),
@@ -135,7 +135,7 @@ def main():
         if g(f"query_30d_over_1d_{mode}") is not None:
             rows.append((f"query 30-day / 1-day ({label})", fmt(g(f"query_30d_over_1d_{mode}")), "", "", "<= 2"))
         if g(f"query_30d_cpu_emulator_ms_{mode}") is not None:
-            rows.append((f"query 30-day CPU: DynamoDB Local / ours ({label})",
+            rows.append((f"query 30-day CPU: dynalite / ours ({label})",
                          f"{fmt(g(f'query_30d_cpu_emulator_ms_{mode}'))} / {fmt(g(f'query_30d_cpu_ours_ms_{mode}'))} ms",
                          f"floor {fmt(g(f'query_30d_over_1d_floor_emulator_{mode}'))}x emulator alone",
                          f"{fmt(g(f'query_30d_over_1d_floor_{mode}'))}x with ours", ""))

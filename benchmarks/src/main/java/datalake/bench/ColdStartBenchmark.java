@@ -21,7 +21,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 /**
  * Cold starts of both deployable jars (scripts/bench.sh, part 4): each handler in a fresh JVM, started
  * {@code --runs} times (the two handlers alternate), with the JAVA_TOOL_OPTIONS the template sets and
- * the configuration Lambda would give it, against moto and DynamoDB Local. From the parent's clock:
+ * the configuration Lambda would give it, against moto and dynalite. From the parent's clock:
  * process start to the handler constructed ("ready"), and to the first invocation's answer (the
  * ingester: one S3 notification, HEAD, write, report; the query: a one-day files query). Also the
  * child's peak RSS (VmHWM).

@@ -37,7 +37,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * moto's own notifications reach the ingest queue; Lambda-style pollers ({@link SqsLambdaPoller}, each
  * with its own ingester, as a sandbox has) run the handler; and for each file, the time from its
  * PutObject's completion until a work_id query through the query function's own code
- * ({@link QueryApi} on DynamoDB Local) returns it.
+ * ({@link QueryApi} on dynalite) returns it.
  *
  * <p>Each file's path is cut in four, from clocks of this machine ({@link FileTrace}): the notification
  * (PutObject answered → the message's SentTimestamp in SQS: moto's S3 → SNS → SQS), the queue (→ the
@@ -125,7 +125,7 @@ public final class FreshnessBenchmark {
                 List<FileTrace> burstFiles = put(bench.s3, bench.stack.bucket(), putters, traces, next, burst, 0);
                 await(burstFiles, Duration.ofMinutes(15));
                 report(out, String.format(Locale.ROOT, "burst of %d files", burst), burstFiles, "burst", figures);
-                out.printf(Locale.ROOT, "  CPU s during the steady phase: this JVM %.1f, moto %.1f, DynamoDB Local %.1f%n",
+                out.printf(Locale.ROOT, "  CPU s during the steady phase: this JVM %.1f, moto %.1f, dynalite %.1f%n",
                         steadyCpu.self() / 100.0, steadyCpu.moto() / 100.0, steadyCpu.dynamo() / 100.0);
                 if (options.containsKey("json")) {
                     StringBuilder json = new StringBuilder("{");

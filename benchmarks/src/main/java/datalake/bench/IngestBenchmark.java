@@ -47,10 +47,10 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * would have, drain the queue; timed until every message is acknowledged and the table holds every
  * record. Pushed and drained in rounds of at most {@code --backlog} files (200), each round's push and
  * drain timed apart and the figures summed: moto's SQS is O(queue depth) per message sent and received,
- * so a single backlog of 10,000 made moto's time quadratic in the number of files. DynamoDB Local
+ * so a single backlog of 10,000 made moto's time quadratic in the number of files. dynalite
  * runs in a JVM of its own, so the CPU time of each process, read from /proc, says where the time
  * goes: this JVM (the ingester, plus the pollers' receive/delete, which Lambda's event source mapping
- * does in AWS), moto (python), DynamoDB Local.
+ * does in AWS), moto (python), dynalite.
  *
  * <p>The ingester runs in this JVM, so the JVM's flags are the ingester's: scripts/bench.sh gives it the
  * template's JAVA_TOOL_OPTIONS for the ingester and the serial GC Lambda uses. The CPU of this JVM is

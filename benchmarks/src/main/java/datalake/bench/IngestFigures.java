@@ -35,7 +35,7 @@ record IngestFigures(double jvm, double moto, double dynamo, double handler, dou
     }
 
     void print(PrintStream out, int files, IngestBenchmark.Tally tally, String deadLetters, CallCounts calls) {
-        out.printf(Locale.ROOT, "  push:   %d files in %.1f s (%.0f files/s); CPU s: this JVM %.1f, moto %.1f, DynamoDB Local %.1f%n",
+        out.printf(Locale.ROOT, "  push:   %d files in %.1f s (%.0f files/s); CPU s: this JVM %.1f, moto %.1f, dynalite %.1f%n",
                 files, tally.pushSeconds, files / tally.pushSeconds, tally.pushCpu.self() * toSeconds,
                 tally.pushCpu.moto() * toSeconds, tally.pushCpu.dynamo() * toSeconds);
         out.printf(Locale.ROOT, "  ingest: %d files in %.1f s = %.0f files/s, %d records in the table"
@@ -43,7 +43,7 @@ record IngestFigures(double jvm, double moto, double dynamo, double handler, dou
                 files, tally.seconds, files / tally.seconds, tally.items, tally.acknowledged, tally.retried, deadLetters);
         out.printf(Locale.ROOT, "  CPU s during ingest (%.1f s wall x %d cores): this JVM %.1f (handler threads %.1f,"
                         + " pollers' receive/delete %.1f, the benchmark's table counts %.1f, JIT compilers %.1f, GC %.1f,"
-                        + " other threads %.1f), moto %.1f, DynamoDB Local %.1f%n",
+                        + " other threads %.1f), moto %.1f, dynalite %.1f%n",
                 tally.seconds, Runtime.getRuntime().availableProcessors(), jvm, handler, eventSourceMapping, watch, jit,
                 gc, jvm - handler - eventSourceMapping - watch - jit - gc, moto, dynamo);
         out.printf(Locale.ROOT, "  the ingester's AWS calls per batch of 10 files: %.1f: %s%n",
@@ -57,7 +57,7 @@ record IngestFigures(double jvm, double moto, double dynamo, double handler, dou
         return String.format(Locale.ROOT,
                 "{\"ingest_files\":%d,\"ingest_pollers\":%d,\"ingest_backlog\":%d,\"ingest_seconds\":%s,\"ingest_files_per_s\":%s,"
                         + "\"ingest_push_files_per_s\":%s,\"ingest_cpu_s_jvm\":%s,\"ingest_cpu_s_handler\":%s,"
-                        + "\"ingest_cpu_s_pollers\":%s,\"ingest_cpu_s_moto\":%s,\"ingest_cpu_s_dynamodb_local\":%s,"
+                        + "\"ingest_cpu_s_pollers\":%s,\"ingest_cpu_s_moto\":%s,\"ingest_cpu_s_dynalite\":%s,"
                         + "\"ingest_cpu_share_ours_pct\":%s,\"ingest_cpu_ms_per_file_ours\":%s,"
                         + "\"ingest_cpu_s_jit\":%s,\"ingest_cpu_s_gc\":%s,\"ingest_cpu_ms_per_file_handler\":%s,"
                         + "\"ingest_cpu_s_watch\":%s,\"ingest_aws_calls_per_batch\":%s,\"ingest_jvm_flags\":\"%s\"}",

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Clock ticks of user plus system time of this JVM, moto and DynamoDB Local, from /proc/&lt;pid&gt;/stat
+ * Clock ticks of user plus system time of this JVM, moto and dynalite, from /proc/&lt;pid&gt;/stat
  * (fields 14 and 15, and 16, 17 for reaped children).
  */
 record ProcessCpu(long self, long moto, long dynamo) {

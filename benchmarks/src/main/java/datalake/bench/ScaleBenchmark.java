@@ -1,6 +1,7 @@
 package datalake.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import datalake.emulators.Dynalite;
 import datalake.emulators.limits.PartitionLimits;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -17,7 +18,7 @@ import java.util.function.Function;
 /**
  * docs/SCALE.md's busiest hour at 100 million files a day against DynamoDB's partition limits, both
  * scaled down by one factor, through the real ingester (scripts/bench.sh, part 8). The workload is
- * scripts/scale_sim.py's ({@code --emit-files}); DynamoDB is DynamoDB Local behind the partition-limit
+ * scripts/scale_sim.py's ({@code --emit-files}); DynamoDB is dynalite behind the partition-limit
  * model ({@code ThrottlingProxy}); SQS and Lambda's event source run in this JVM with the template's
  * settings ({@link LambdaQueue}); HeadObject and the reports are answered by {@link SimulatedAws}. Three
  * runs: without limits (the baseline), with limits, and with limits and the top WHAT sharded.
@@ -58,16 +59,17 @@ public final class ScaleBenchmark {
                         : "the template's MaximumConcurrency of concurrent batches", roundTrip.toMillis());
 
         List<ScaleFigures> results = new ArrayList<>();
-        try (DynamoDbLocalProcess dynamoDbLocal = DynamoDbLocalProcess.start()) {
+        try (Dynalite dynalite = new Dynalite()) {
+            dynalite.start();
             if (warmup > 0) {
-                // The JIT compiles the ingester, the proxy and DynamoDB Local, as a warm Lambda sandbox is.
+                // The JIT compiles the ingester and the proxy, as a warm Lambda sandbox is.
                 ScaleFigures warm = new ScaleRun("warmup", PartitionLimits.unlimited(), 1)
-                        .run(workload.first(warmup), dynamoDbLocal.endpoint, concurrency, roundTrip, drainLimit);
+                        .run(workload.first(warmup), dynalite.endpoint(), concurrency, roundTrip, drainLimit);
                 out.printf(Locale.ROOT, "  warm-up: the first %d s without limits, freshness p50 %.0f ms%n", warmup,
                         warm.freshness().p50());
             }
             for (ScaleRun run : runs) {
-                ScaleFigures figures = run.run(workload, dynamoDbLocal.endpoint, concurrency, roundTrip, drainLimit);
+                ScaleFigures figures = run.run(workload, dynalite.endpoint(), concurrency, roundTrip, drainLimit);
                 results.add(figures);
                 out.printf(Locale.ROOT, "  %s: freshness p50 %.0f ms, p99 %.0f ms; %,d throttled writes; %,d handed back%n",
                         run.name(), figures.freshness().p50(), figures.freshness().p99(), figures.throttledWrites(),

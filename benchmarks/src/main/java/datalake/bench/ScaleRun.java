@@ -41,7 +41,7 @@ import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * One run of the scale benchmark: template.yaml's tables on DynamoDB Local behind a {@link ThrottlingProxy}
+ * One run of the scale benchmark: template.yaml's tables on dynalite behind a {@link ThrottlingProxy}
  * with the run's limits, the real ingester (MaximumConcurrency sandboxes, each its own {@link Ingester})
  * fed the workload's notifications at their arrival times through a {@link LambdaQueue}, HeadObject and
  * the reports answered by {@link SimulatedAws} after a fixed round trip; then the figures, and what a
@@ -56,9 +56,9 @@ record ScaleRun(String name, PartitionLimits limits, int shards) {
     private static final URI NO_MOTO = URI.create("http://127.0.0.1:9");
 
     /** Runs the workload; waits at most {@code drainLimit} after its last arrival for every file. */
-    ScaleFigures run(ScaleWorkload workload, URI dynamoDbLocal, int concurrency, Duration roundTrip, Duration drainLimit)
+    ScaleFigures run(ScaleWorkload workload, URI dynamoDb, int concurrency, Duration roundTrip, Duration drainLimit)
             throws InterruptedException {
-        try (ThrottlingProxy proxy = ThrottlingProxy.start(dynamoDbLocal, limits)) {
+        try (ThrottlingProxy proxy = ThrottlingProxy.start(dynamoDb, limits)) {
             DatalakeStack stack = DatalakeStack.builder(new LocalEndpoints(proxy.endpoint(), NO_MOTO))
                     .prefix(DatalakeStack.uniquePrefix("scale-" + name)).tablesOnly().build();
             // The files start on the day after tomorrow (UTC), the first a live shard map may change.

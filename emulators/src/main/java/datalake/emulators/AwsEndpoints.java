@@ -15,7 +15,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * SDK's endpoint settings for code that builds its own clients.
  */
 public interface AwsEndpoints {
-    /** For messages: "moto + DynamoDB Local", "LocalStack". */
+    /** For messages: "moto + dynalite", "LocalStack". */
     String name();
 
     S3Client s3();

@@ -2,7 +2,7 @@ package datalake.emulators;
 
 /**
  * An emulator cannot run because something it needs is not installed: moto_server is missing from the
- * test virtualenv, or sqlite4java's native library (needed by DynamoDB Local) was not copied. The message
+ * test virtualenv, or dynalite from its install folder (scripts/lib/dynalite.sh). The message
  * says how to install it.
  */
 public final class EmulatorNotInstalledException extends RuntimeException {

@@ -16,17 +16,17 @@ import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
- * AWS's emulators without Docker, one of each per JVM, started when first needed: DynamoDB Local
- * (in-process) and a moto server (S3, SQS, SNS, as a child process), with SDK clients for them built
+ * AWS's emulators without Docker, one of each per JVM, started when first needed: dynalite (DynamoDB)
+ * and a moto server (S3, SQS, SNS), both child processes, with SDK clients for them built
  * by the project's {@link SdkClientFactory}. Test classes share them, so each builds its stack under a
  * prefix of its own ({@link DatalakeStack#uniquePrefix}); the test-jar's {@code EmulatorsExtension} stops them when the
- * test run ends. Outside JUnit: {@link #shared()}, then {@link #close()} when done (moto is also
+ * test run ends. Outside JUnit: {@link #shared()}, then {@link #close()} when done (both are also
  * stopped by a JVM shutdown hook); after {@code close()} the next use starts fresh, empty emulators.
  */
 public final class Emulators extends ClientsOfFactories implements AutoCloseable {
     /** The region every local client and ARN uses. */
     public static final Region REGION = Region.US_EAST_1;
-    /** Dummy credentials; DynamoDB Local accepts only letters and digits in the key id. */
+    /** Dummy credentials, letters and digits only (what every emulator accepts in a key id). */
     public static final String ACCESS_KEY_ID = "datalakelocal";
     public static final String SECRET_ACCESS_KEY = "datalakelocal";
     /** Emulators under load answer slower than AWS: generous timeouts, but timeouts. */
@@ -36,7 +36,7 @@ public final class Emulators extends ClientsOfFactories implements AutoCloseable
     private static final int CONNECTIONS = 64;
     private static final Emulators SHARED = new Emulators();
 
-    private DynamoDbLocal dynamoDbLocal;
+    private Dynalite dynalite;
     private MotoServer moto;
 
     private Emulators() {
@@ -86,17 +86,17 @@ public final class Emulators extends ClientsOfFactories implements AutoCloseable
 
     @Override
     public String name() {
-        return "moto + DynamoDB Local";
+        return "moto + dynalite";
     }
 
-    /** The in-process DynamoDB Local, started; a test may stop and restart it (on the same port). */
-    public synchronized DynamoDbLocal dynamoDbLocal() {
-        if (dynamoDbLocal == null) {
-            DynamoDbLocal created = new DynamoDbLocal();
+    /** dynalite (DynamoDB), started; a test may stop and restart it (on the same port, empty). */
+    public synchronized Dynalite dynalite() {
+        if (dynalite == null) {
+            Dynalite created = new Dynalite();
             created.start();
-            dynamoDbLocal = created;
+            dynalite = created;
         }
-        return dynamoDbLocal;
+        return dynalite;
     }
 
     /** The moto server (S3, SQS, SNS), started. */
@@ -110,7 +110,7 @@ public final class Emulators extends ClientsOfFactories implements AutoCloseable
     }
 
     public URI dynamoDbEndpoint() {
-        return dynamoDbLocal().endpoint();
+        return dynalite().endpoint();
     }
 
     /** The endpoint for S3 (path style), SQS and SNS. */
@@ -146,10 +146,10 @@ public final class Emulators extends ClientsOfFactories implements AutoCloseable
         return Collections.unmodifiableMap(env);
     }
 
-    /** A test class that stopped DynamoDB Local to simulate an outage must not leave the next without it. */
+    /** A test class that stopped dynalite to simulate an outage must not leave the next without it. */
     public synchronized void restartDynamoDbIfStopped() {
-        if (dynamoDbLocal != null && !dynamoDbLocal.isRunning()) {
-            dynamoDbLocal.start();
+        if (dynalite != null && !dynalite.isRunning()) {
+            dynalite.start();
         }
     }
 
@@ -163,9 +163,9 @@ public final class Emulators extends ClientsOfFactories implements AutoCloseable
             }
         } finally {
             moto = null;
-            if (dynamoDbLocal != null) {
-                DynamoDbLocal stopping = dynamoDbLocal;
-                dynamoDbLocal = null;
+            if (dynalite != null) {
+                Dynalite stopping = dynalite;
+                dynalite = null;
                 stopping.stop();
             }
         }

@@ -5,7 +5,7 @@ import java.net.URI;
 import java.util.Map;
 
 /**
- * A DynamoDB Local and a moto of one's own, at known endpoints (the local runner's, the benchmarks'), as
+ * A dynalite and a moto of one's own, at known endpoints (the local runner's, the benchmarks'), as
  * {@link AwsEndpoints}: the same clients, credentials and region as {@link Emulators}'.
  */
 public final class LocalEndpoints extends ClientsOfFactories {
@@ -19,7 +19,7 @@ public final class LocalEndpoints extends ClientsOfFactories {
 
     @Override
     public String name() {
-        return "moto at " + moto + " + DynamoDB Local at " + dynamoDb;
+        return "moto at " + moto + " + dynalite at " + dynamoDb;
     }
 
     @Override

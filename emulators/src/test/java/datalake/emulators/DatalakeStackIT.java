@@ -36,7 +36,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
- * template.yaml's stack, built on moto and DynamoDB Local from the SAM transform of the template: every
+ * template.yaml's stack, built on moto and dynalite from the SAM transform of the template: every
  * resource the emulators hold has the template's settings, the functions get the template's environment,
  * the event source and the API their settings, and a copy of the template with other values gives a stack
  * with those values.
@@ -190,7 +190,7 @@ class DatalakeStackIT {
                         "TableMinReadCapacity", "3"))
                 .tablesOnly().build();
 
-        // Then DynamoDB Local holds the tables and the GSI provisioned at those capacities
+        // Then dynalite holds the tables and the GSI provisioned at those capacities
         TableDescription records = dynamoDb.describeTable(r -> r.tableName(stack.recordsTable())).table();
         TableDescription latest = dynamoDb.describeTable(r -> r.tableName(stack.latestTable())).table();
         for (var throughput : List.of(records.provisionedThroughput(), latest.provisionedThroughput(),

@@ -14,7 +14,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 /**
  * The shared {@link Emulators} in JUnit 5 tests ({@code @ExtendWith(EmulatorsExtension.class)}): injects
  * {@link Emulators}, {@link DynamoDbClient}, {@link S3Client}, {@link SqsClient} and {@link SnsClient}
- * parameters, restarts DynamoDB Local if a class before stopped it, and stops the emulators when the
+ * parameters, restarts dynalite if a class before stopped it, and stops the emulators when the
  * whole test run ends. Other modules get it from this module's test-jar.
  */
 public final class EmulatorsExtension implements BeforeAllCallback, ParameterResolver {

@@ -17,7 +17,7 @@ class VirtualEnvTest {
     void systemPropertyWinsOverEnvironmentAndWalkUp() throws Exception {
         Files.createDirectories(repo.resolve(".ci"));
 
-        Path venv = VirtualEnv.locate(
+        Path venv = ToolFolder.VIRTUAL_ENV.locate(
                 Map.of("datalake.venv", "/opt/venv-a")::get, Map.of("DATALAKE_VENV", "/opt/venv-b")::get, repo);
 
         assertEquals(Path.of("/opt/venv-a"), venv);
@@ -27,7 +27,7 @@ class VirtualEnvTest {
     void environmentWinsOverWalkUp() throws Exception {
         Files.createDirectories(repo.resolve(".ci"));
 
-        Path venv = VirtualEnv.locate(k -> null, Map.of("DATALAKE_VENV", "/opt/venv-b")::get, repo);
+        Path venv = ToolFolder.VIRTUAL_ENV.locate(k -> null, Map.of("DATALAKE_VENV", "/opt/venv-b")::get, repo);
 
         assertEquals(Path.of("/opt/venv-b"), venv);
     }
@@ -37,7 +37,7 @@ class VirtualEnvTest {
         Files.createDirectories(repo.resolve(".ci"));
         Path module = Files.createDirectories(repo.resolve("lambda-ingester"));
 
-        Path venv = VirtualEnv.locate(k -> null, k -> null, module);
+        Path venv = ToolFolder.VIRTUAL_ENV.locate(k -> null, k -> null, module);
 
         assertEquals(repo.resolve(".venv"), venv);
     }

@@ -27,7 +27,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
 /**
- * The reconciliation against moto and DynamoDB Local: on a backfilled bucket with drift of each kind
+ * The reconciliation against moto and dynalite: on a backfilled bucket with drift of each kind
  * planted (an object nobody indexed, an object deleted behind the index's back, an overwrite with other
  * metadata, a record edited in the table, an object that lost its metadata, a record of an object's URL
  * that its per-object item does not know, a record written before per-object items (of an object still

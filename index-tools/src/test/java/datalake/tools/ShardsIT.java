@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * {@code scripts/shards.sh} against DynamoDB Local as an operator holding IndexOperatorPolicy: its checks,
+ * {@code scripts/shards.sh} against dynalite as an operator holding IndexOperatorPolicy: its checks,
  * its output and its warnings; and the backfill and the reconciliation of a WHAT it shards (files dated
  * ahead of the change found and moved, new files under their shards, a removal followed).
  */

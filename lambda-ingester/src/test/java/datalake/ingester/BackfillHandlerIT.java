@@ -35,7 +35,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The backfill function on the event S3 Batch Operations sends (invocation schema 2.0, the shape of
  * events/ingester/batch/s3-batch-v2.json, keys URL-encoded as manifests hold them), as JSON in and JSON
- * out through its stream handler, against moto and DynamoDB Local, configured as template.yaml configures it.
+ * out through its stream handler, against moto and dynalite, configured as template.yaml configures it.
  */
 @ExtendWith(EmulatorsExtension.class)
 class BackfillHandlerIT {

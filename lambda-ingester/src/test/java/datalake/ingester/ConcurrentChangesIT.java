@@ -39,7 +39,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Two handlers (two Lambda sandboxes: two ingesters) work at once on events of one key, a change of
- * the object racing a delete of it, or two overwrites, against moto and DynamoDB Local; every step of
+ * the object racing a delete of it, or two overwrites, against moto and dynalite; every step of
  * each handler is delayed at random so that the interleavings vary (a HEAD before or after the other
  * change, a commit before or after the other's, a write landing after the other's deletes). Many
  * rounds; each ends with the index equal to the bucket: the object's records, its per-object entry

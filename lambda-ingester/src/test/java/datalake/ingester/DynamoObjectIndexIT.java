@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-/** {@link DynamoObjectIndex}'s conditional writes as DynamoDB Local evaluates them. */
+/** {@link DynamoObjectIndex}'s conditional writes as dynalite evaluates them. */
 @ExtendWith(EmulatorsExtension.class)
 class DynamoObjectIndexIT {
     private static final String URL = "s3://bucket/2024/05/14/a b+c.log";

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Keys with {@code +}, {@code %}, spaces and colons arriving through EventBridge ({@code Object Created}
  * and {@code Object Deleted}, the shape of events/ingester/eventbridge/) are read, not dead-lettered as
- * NoSuchKey, against moto and DynamoDB Local: as AWS's samples send them (the key as it is), and, should
+ * NoSuchKey, against moto and dynalite: as AWS's samples send them (the key as it is), and, should
  * a sender form-encode them as S3 notifications do, through the decoded reading.
  */
 @ExtendWith(EmulatorsExtension.class)

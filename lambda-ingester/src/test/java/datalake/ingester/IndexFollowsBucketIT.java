@@ -30,7 +30,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * The index follows the bucket (docs/DESIGN.md, "The index follows the bucket"), against moto and
- * DynamoDB Local: removals through the notifications moto really sends (ObjectRemoved:Delete of an
+ * dynalite: removals through the notifications moto really sends (ObjectRemoved:Delete of an
  * unversioned bucket); where moto sends none (delete markers, the deletion of one version among
  * others, lifecycle expirations) the real S3 state is put in place and the notification AWS sends for
  * it is put on the queue.

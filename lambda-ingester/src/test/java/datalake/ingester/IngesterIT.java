@@ -18,7 +18,7 @@ import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 
-/** The scenarios against moto (S3, SQS, SNS) and in-process DynamoDB Local: no Docker needed. */
+/** The scenarios against moto (S3, SQS, SNS) and dynalite: no Docker needed. */
 @ExtendWith(EmulatorsExtension.class)
 class IngesterIT extends IngesterScenarios {
     static final Emulators AWS = Emulators.shared();
@@ -30,27 +30,27 @@ class IngesterIT extends IngesterScenarios {
 
     @Test
     void dynamoDbStoppedForAMomentSendsTheBatchBackAndNothingIsLost() {
-        // given an upload, and DynamoDB Local stopped
+        // given an upload, and dynalite stopped
         IngesterHarness s = stack();
         DynamoDbClient dynamoDb = s.ingesterAws.dynamoDbClients().build(DynamoDbClient.builder(),
                 o -> o.retryStrategy(RetryMode.STANDARD));
         IngesterHandler handler = s.handler(s.config(), dynamoDb);
         s.put("f.log", metadata("f", START, null));
         List<Message> batch = s.receive(1);
-        AWS.dynamoDbLocal().stop();
+        AWS.dynalite().stop();
         Set<String> retried;
         try {
             // when the batch is handled
             retried = s.handle(handler, batch);
         } finally {
-            AWS.dynamoDbLocal().start();
+            AWS.dynalite().start();
         }
 
         // then the message comes back, and no report claims anything
         assertEquals(Set.of(batch.get(0).messageId()), retried);
         s.assertEmpty(s.reportQueueUrl);
 
-        // when DynamoDB is back (empty: DynamoDB Local keeps tables in memory) and SQS redelivers
+        // when DynamoDB is back (empty: dynalite keeps tables in memory) and SQS redelivers
         DatalakeStack.builder(AWS).prefix(s.stack.prefix()).tablesOnly().build();
         s.expireVisibility(batch);
         assertEquals(Set.of(), s.handle(handler, s.receive(1)));

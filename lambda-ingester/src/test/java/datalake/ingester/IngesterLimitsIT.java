@@ -33,7 +33,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * Limits that fit DynamoDB, checked once (common-records' MetadataRules), through the real ingester
- * against DynamoDB Local and moto: a value over a limit is refused at parse time, alone, as
+ * against dynalite and moto: a value over a limit is refused at parse time, alone, as
  * InvalidMetadata; the longest values within the limits make keys DynamoDB takes in every place we
  * build one (records table, work-id GSI, latest table, per-object item) and that its queries find.
  */

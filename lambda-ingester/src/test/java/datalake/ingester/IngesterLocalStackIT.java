@@ -36,7 +36,7 @@ class IngesterLocalStackIT extends IngesterScenarios {
     @BeforeAll
     static void startLocalStack() {
         assumeTrue(dockerAvailable(), "Docker is not available here, so the LocalStack variant of the ingester"
-                + " integration suite is skipped (the moto + DynamoDB Local variant, IngesterIT, covers the same"
+                + " integration suite is skipped (the moto + dynalite variant, IngesterIT, covers the same"
                 + " scenarios); it runs where Docker exists, e.g. CI on GitHub.");
         localStack = new LocalStackContainer(DockerImageName.parse(IMAGE).asCompatibleSubstituteFor("localstack/localstack"))
                 .withServices(Service.S3, Service.SQS, Service.SNS, Service.DYNAMODB);

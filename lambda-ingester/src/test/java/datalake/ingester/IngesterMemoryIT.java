@@ -20,7 +20,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 /**
  * The issue's memory claim: a batch of 10 messages, each a file spanning 30 day buckets, processes
  * in a 128 MB heap. Failsafe runs this class alone in a JVM started with -Xmx128m (execution
- * {@code memory-128m} in the pom), against moto and in-process DynamoDB Local, which share the heap.
+ * {@code memory-128m} in the pom), against moto and dynalite (child processes, outside this heap).
  */
 @ExtendWith(EmulatorsExtension.class)
 class IngesterMemoryIT {

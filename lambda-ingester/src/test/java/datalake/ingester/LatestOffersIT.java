@@ -32,7 +32,7 @@ import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 
 /**
- * Offers to the latest table that cannot win are read, not written, against DynamoDB Local (its
+ * Offers to the latest table that cannot win are read, not written, against dynalite (its
  * BatchGetItem and conditional PutItem) and moto: the calls are counted on the way by an SDK interceptor.
  */
 @ExtendWith(EmulatorsExtension.class)

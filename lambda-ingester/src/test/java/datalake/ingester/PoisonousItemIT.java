@@ -37,14 +37,14 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
- * One bad item never fails its neighbours, against DynamoDB Local, which rejects a whole BatchWriteItem
+ * One bad item never fails its neighbours, against dynalite, which rejects a whole BatchWriteItem
  * for one item over a limit (ValidationException) exactly as DynamoDB does.
  *
  * <p>No valid upload makes such an item any more: the metadata limits (MetadataRules, IngesterLimitsIT)
  * keep every key within DynamoDB's, and a record holds its metadata (at most S3's 2 KB of user metadata)
  * and its URL (an S3 key is at most 1,024 bytes), far below the 400 KB of an item. So the end-to-end test
  * makes the poison on the way: an SDK interceptor grows the poison's records past 400 KB in the
- * BatchWriteItem request, and DynamoDB Local's own rejection takes the path a real one would.
+ * BatchWriteItem request, and dynalite's own rejection takes the path a real one would.
  */
 @ExtendWith(EmulatorsExtension.class)
 class PoisonousItemIT {

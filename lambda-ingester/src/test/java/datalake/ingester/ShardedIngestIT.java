@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The ingester on a WHAT sharded from a given day on (the records table's shard map), against moto and
- * DynamoDB Local: records of the days from the map's first entry on go under {@code <day>:<what>#<s>}, the
+ * dynalite: records of the days from the map's first entry on go under {@code <day>:<what>#<s>}, the
  * earlier days' under the plain key; an overwrite and a removal delete the keys the per-object item lists,
  * and the latest entry of a removed file is recomputed from the sharded days.
  */

@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Times given as strings in metadata are read as datalake-common's {@code normalize_date} reads them,
- * through the real ingester against DynamoDB Local and moto: a string of digits is that number
+ * through the real ingester against dynalite and moto: a string of digits is that number
  * (seconds up to 1e11, milliseconds above), a decimal string too, ISO-8601 text a date; each is
  * stored as milliseconds, in the day buckets it spans, and not dead-lettered.
  */

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The feeds and coverage routes through {@link QueryHandler} on DynamoDB Local: the latest table's
+ * The feeds and coverage routes through {@link QueryHandler} on dynalite: the latest table's
  * Scan paged and filtered, and coverage read from the day buckets of the records table.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The rules of {@code latest} as the Python API keeps them, on DynamoDB Local: a latest-table entry
+ * The rules of {@code latest} as the Python API keeps them, on dynalite: a latest-table entry
  * answers whatever its age ({@code lookback} bounds only the scan of day buckets); a file whose start
  * lies more than 24 hours ahead is never the latest, neither as the table's entry nor in the buckets,
  * while one at most 24 hours ahead is.

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The ingester's per-object items share the records table (docs/DESIGN.md, "Records and keys"); no
  * query ever returns one: time queries, work-id queries (the GSI) and latest (the day-bucket scan) read
- * by keys the items' key space can never take. Against DynamoDB Local, with an item beside every file,
+ * by keys the items' key space can never take. Against dynalite, with an item beside every file,
  * removed ones included.
  */
 @ExtendWith(EmulatorsExtension.class)

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Tables written by the Python datalake, read through the query API on DynamoDB Local and moto. The
+ * Tables written by the Python datalake, read through the query API on dynalite and moto. The
  * fixtures are the PyPI {@code datalake} package's own records ({@link PythonRecordWriter}): the first
  * record format (no {@code create_time}, no {@code size}), a hash that is not 32 hex characters, and
  * its ingester's latest-table items (no {@code size}). Validate on ingest, be liberal on read: each is

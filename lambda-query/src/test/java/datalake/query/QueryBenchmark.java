@@ -36,15 +36,15 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * A 30-day time query against a 1-day one with the same number of files in every day bucket, through
- * {@link QueryApi} on DynamoDB Local: the 30-day query reads its buckets concurrently, so it should take
+ * {@link QueryApi} on dynalite: the 30-day query reads its buckets concurrently, so it should take
  * at most twice as long. Run with {@code scripts/bench-query.sh}; prints both figures and their ratio.
  *
- * <p>On DynamoDB Local as it is (in-process, no network: every Query costs only CPU, the emulator's
- * and the client's, on this machine's cores, which no fan-out can overlap), and with a simulated round
+ * <p>On dynalite as it is (over loopback: every Query costs only CPU, the emulator's and the client's,
+ * on this machine's cores, which no fan-out can overlap), and with a simulated round
  * trip before every DynamoDB call ({@code --latency-ms}, 5 and 10 by default; an in-region Query takes
  * a few milliseconds), which is what the fan-out exists to overlap. Each mode also prints the 30-day
  * query reading its buckets one after another, for reference, and the CPU time of each query split
- * between DynamoDB Local (which runs in this JVM) and our side: the emulator's CPU for 30 Query calls,
+ * between dynalite (its process, from /proc) and our side: the emulator's CPU for 30 Query calls,
  * spread over every core, is a floor no fan-out can go below, printed as a ratio to the 1-day median.
  *
  * <p>Also a work-id query (the same 90 files through the GSI) and a full pagination of
@@ -69,6 +69,7 @@ public final class QueryBenchmark {
         int paginationFiles = 10_000;
         int paginationRuns = 5;
         String json = null;
+        int clockTicks = 100;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--latency-ms") && i + 1 < args.length) {
                 latencies = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
@@ -80,12 +81,15 @@ public final class QueryBenchmark {
                 paginationRuns = Integer.parseInt(args[++i]);
             } else if (args[i].equals("--json") && i + 1 < args.length) {
                 json = args[++i];
+            } else if (args[i].equals("--clock-ticks") && i + 1 < args.length) {
+                clockTicks = Integer.parseInt(args[++i]);
             } else {
                 throw new IllegalArgumentException("usage: QueryBenchmark [--latency-ms N[,N...]] [--iterations N]"
-                        + " [--pagination-files N] [--pagination-runs N] [--json FILE]");
+                        + " [--pagination-files N] [--pagination-runs N] [--json FILE] [--clock-ticks HZ]");
             }
         }
         Emulators aws = Emulators.shared();
+        EmulatorCpu emulatorCpu = new EmulatorCpu(aws.dynalite().pid(), clockTicks);
         // The function's own HTTP client (a kept connection per concurrent bucket read), not the SDK's default.
         SdkClientFactory clients = SdkClientFactory.of(SdkClientFactory.functionHttpClient(QueryClients.CONCURRENT_CALLS),
                 aws.dynamoDbClients().credentials(), Emulators.REGION).withEndpoint(aws.dynamoDbEndpoint());
@@ -95,13 +99,14 @@ public final class QueryBenchmark {
             writePaginationFiles(aws, names, paginationFiles);
             System.out.printf(Locale.ROOT, "%d files in each of %d day buckets; %d runs of each query after warm-up;"
                     + " %d cores%n", FILES_PER_BUCKET, BUCKETS, iterations, Runtime.getRuntime().availableProcessors());
-            run("DynamoDB Local, no added latency", dynamoDb, names, iterations, "raw");
+            run("dynalite, no added latency", dynamoDb, names, iterations, "raw", emulatorCpu);
             paginate(dynamoDb, names, paginationFiles, paginationRuns, "raw");
             for (int latency : latencies) {
                 try (DynamoDbClient slow = clients.build(DynamoDbClient.builder(),
                         c -> c.addExecutionInterceptor(new Latency(latency)))) {
                     String mode = "latency" + latency + "ms";
-                    run("DynamoDB Local + " + latency + " ms per call (a network round trip)", slow, names, iterations, mode);
+                    run("dynalite + " + latency + " ms per call (a network round trip)", slow, names, iterations, mode,
+                            emulatorCpu);
                     paginate(slow, names, paginationFiles, paginationRuns, mode);
                 }
             }
@@ -197,7 +202,8 @@ public final class QueryBenchmark {
         return times;
     }
 
-    private static void run(String title, DynamoDbClient dynamoDb, DatalakeStack names, int iterations, String mode) {
+    private static void run(String title, DynamoDbClient dynamoDb, DatalakeStack names, int iterations, String mode,
+            EmulatorCpu emulatorCpu) {
         QueryConfig config = QueryConfig.of(names.recordsTable(), names.bucket());
         QueryApi api = api(config, dynamoDb).build();
         // For reference only: the same code reading one bucket after another (waves of one bucket).
@@ -210,7 +216,7 @@ public final class QueryBenchmark {
         check(sequential, thirtyDays, BUCKETS * FILES_PER_BUCKET);
         String workId = "what=syslog&work_id=" + WORK_ID;
         check(api, workId, BUCKETS * FILES_PER_BUCKET);
-        // DynamoDB Local and the SDK take a few thousand calls to be compiled.
+        // The SDK and the query code take a few thousand calls to be compiled, dynalite's JavaScript too.
         for (int i = 0; i < 3 * iterations; i++) {
             time(api, oneDay);
             time(api, thirtyDays);
@@ -228,8 +234,8 @@ public final class QueryBenchmark {
         for (int i = 0; i < oneByOne.length; i++) {
             oneByOne[i] = time(sequential, thirtyDays);
         }
-        CpuSplit oneCpu = CpuSplit.measure(() -> time(api, oneDay), iterations);
-        CpuSplit thirtyCpu = CpuSplit.measure(() -> time(api, thirtyDays), iterations);
+        CpuSplit oneCpu = CpuSplit.measure(() -> time(api, oneDay), iterations, emulatorCpu);
+        CpuSplit thirtyCpu = CpuSplit.measure(() -> time(api, thirtyDays), iterations, emulatorCpu);
         double oneMedian = median(one);
         double thirtyMedian = median(thirty);
         System.out.printf(Locale.ROOT, "%s:%n", title);
@@ -247,16 +253,16 @@ public final class QueryBenchmark {
         FIGURES.put("query_work_id_p95_ms_" + mode, percentile(byWorkId, 0.95));
         FIGURES.put("query_30d_over_1d_" + mode, thirtyMedian / oneMedian);
         System.out.printf(Locale.ROOT, "  ratio 30-day / 1-day: %.2f (target <= 2.00)%n", thirtyMedian / oneMedian);
-        // DynamoDB Local's work for 30 Query calls cannot take less than its CPU time spread over every
+        // dynalite's work for 30 Query calls cannot take less than its CPU time spread over every
         // core; with the added latency, that comes after the wait. The 30-day query cannot be faster.
         int cores = Runtime.getRuntime().availableProcessors();
         double floor = latencyOf(mode) + thirtyCpu.emulatorMs() / cores;
         double withOurs = floor + thirtyCpu.oursMs() / cores;
-        System.out.printf(Locale.ROOT, "  CPU per query: 1-day  DynamoDB Local %5.2f ms, ours %5.2f ms%n",
+        System.out.printf(Locale.ROOT, "  CPU per query: 1-day  dynalite %5.2f ms, ours %5.2f ms%n",
                 oneCpu.emulatorMs(), oneCpu.oursMs());
-        System.out.printf(Locale.ROOT, "                 30-day DynamoDB Local %5.2f ms, ours %5.2f ms (%.2f + %.2f ms a bucket)%n",
+        System.out.printf(Locale.ROOT, "                 30-day dynalite %5.2f ms, ours %5.2f ms (%.2f + %.2f ms a bucket)%n",
                 thirtyCpu.emulatorMs(), thirtyCpu.oursMs(), thirtyCpu.emulatorMs() / BUCKETS, thirtyCpu.oursMs() / BUCKETS);
-        System.out.printf(Locale.ROOT, "  30-day floor on %d cores%s: DynamoDB Local's CPU alone %.2f ms = %.2f x the 1-day median;"
+        System.out.printf(Locale.ROOT, "  30-day floor on %d cores%s: dynalite's CPU alone %.2f ms = %.2f x the 1-day median;"
                         + " with ours %.2f ms = %.2f x%n", cores, latencyOf(mode) > 0 ? ", after the added latency" : "",
                 floor, floor / oneMedian, withOurs, withOurs / oneMedian);
         FIGURES.put("query_1d_cpu_emulator_ms_" + mode, oneCpu.emulatorMs());
@@ -281,29 +287,41 @@ public final class QueryBenchmark {
         return mode.startsWith("latency") ? Integer.parseInt(mode.replaceAll("\\D", "")) : 0;
     }
 
+    /** The CPU time of dynalite's process, from /proc/PID/stat (user and system clock ticks). */
+    private record EmulatorCpu(long pid, int clockTicks) {
+        double millis() {
+            try {
+                String[] fields = Files.readString(Path.of("/proc", Long.toString(pid), "stat"))
+                        .replaceFirst("^.*\\) ", "").split(" ");
+                // Fields 14 and 15 of stat(5), user and system time; 3 is the first after the command.
+                return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 1000.0 / clockTicks;
+            } catch (IOException e) {
+                return Double.NaN; // not Linux: the split says NaN rather than a made-up figure
+            }
+        }
+    }
+
     /**
-     * CPU time per query of this process's threads while a query runs {@code runs} times: DynamoDB
-     * Local's (it runs in this JVM: Jetty's {@code qtp} threads and its {@code SQLiteQueue}) and ours
-     * (the caller and the bucket readers: the SDK and the query code). The JVM's GC and JIT threads are
-     * not among the threads it lists, so they are in neither.
+     * CPU time per query while a query runs {@code runs} times: dynalite's (its process) and ours (this
+     * JVM's caller and bucket readers: the SDK and the query code). The JVM's GC and JIT threads are not
+     * among the threads it lists, so they are in neither.
      */
     private record CpuSplit(double emulatorMs, double oursMs) {
-        static CpuSplit measure(Runnable query, int runs) {
+        static CpuSplit measure(Runnable query, int runs, EmulatorCpu emulator) {
             Map<String, Long> before = threadCpu();
+            double emulatorBefore = emulator.millis();
             for (int i = 0; i < runs; i++) {
                 query.run();
             }
+            double emulatorMs = (emulator.millis() - emulatorBefore) / runs;
             Map<String, Long> after = threadCpu();
-            double[] split = new double[2];
+            double[] ours = new double[1];
             after.forEach((name, nanos) -> {
-                double used = (nanos - before.getOrDefault(name, 0L)) / 1e6 / runs;
-                if (name.startsWith("qtp") || name.startsWith("SQLiteQueue")) {
-                    split[0] += used;
-                } else if (name.startsWith("main#") || name.startsWith("datalake-query-read-")) {
-                    split[1] += used;
+                if (name.startsWith("main#") || name.startsWith("datalake-query-read-")) {
+                    ours[0] += (nanos - before.getOrDefault(name, 0L)) / 1e6 / runs;
                 }
             });
-            return new CpuSplit(split[0], split[1]);
+            return new CpuSplit(emulatorMs, ours[0]);
         }
 
         /** CPU nanoseconds by thread (name and id: pools reuse names). */

@@ -36,7 +36,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The four queries of the spec (time range with and without WHERE, work id with and without WHERE),
- * latest and bad queries, through {@link QueryHandler} against DynamoDB Local, with records written
+ * latest and bad queries, through {@link QueryHandler} against dynalite, with records written
  * the way the ingester writes them.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
- * The query side of the metadata limits (common-records' {@link MetadataRules}), against DynamoDB Local
+ * The query side of the metadata limits (common-records' {@link MetadataRules}), against dynalite
  * and moto. One rule: a what, where, work_id or id that no stored file can have is answered as one that
  * no stored file has, never a 400 or a 5xx: the empty list for {@code /files/}, 404 NoSuchFile for the
  * routes of one file. Values at the limits (256 characters, an id of 128) are found.

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A WHAT sharded into 4 from its third day on, on DynamoDB Local, read through {@link QueryHandler} as
+ * A WHAT sharded into 4 from its third day on, on dynalite, read through {@link QueryHandler} as
  * deployed (the shard map read from the records table): time queries with and without a WHERE over a range
  * that crosses the first sharded day (every file once, in the unsharded order, across {@code next} links),
  * latest (from the latest table and from the day buckets), work_id, coverage and feeds.

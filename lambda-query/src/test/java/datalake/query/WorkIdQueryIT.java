@@ -22,7 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Work-id queries against DynamoDB Local where the GSI key of a file without a work_id
+ * Work-id queries against dynalite where the GSI key of a file without a work_id
  * ({@code null<id>:<what>}) equals a key a work_id query asks for: such a query returns only files
  * whose {@code metadata.work_id} is the requested one.
  */

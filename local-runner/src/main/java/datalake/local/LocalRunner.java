@@ -2,7 +2,7 @@ package datalake.local;
 
 import datalake.emulators.AwsEndpoints;
 import datalake.emulators.DatalakeStack;
-import datalake.emulators.DynamoDbLocal;
+import datalake.emulators.Dynalite;
 import datalake.emulators.Emulators;
 import datalake.emulators.HttpApiServer;
 import datalake.emulators.LocalEndpoints;
@@ -42,7 +42,7 @@ import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * The whole pipeline on a laptop ({@code scripts/local.sh}): DynamoDB Local and moto, the stack of
+ * The whole pipeline on a laptop ({@code scripts/local.sh}): dynalite and moto, the stack of
  * template.yaml built on them (its bucket and notification, queues, topics and tables), the ingester fed
  * from the queue by its event source mapping's settings with Lambda's SQS semantics, and the query API over
  * HTTP with the template's routes; then a demo dataset pushed through the real S3 → SNS → SQS path. Runs
@@ -58,7 +58,7 @@ public final class LocalRunner implements AutoCloseable {
     private static final Duration POLLER_STOP = Duration.ofSeconds(30);
 
     private final RunnerOptions options;
-    private final DynamoDbLocal dynamoDb;
+    private final Dynalite dynamoDb;
     private final MotoServer moto;
     private FunctionLog log;
     private HttpApiServer api;
@@ -68,7 +68,7 @@ public final class LocalRunner implements AutoCloseable {
 
     LocalRunner(RunnerOptions options) {
         this.options = options;
-        this.dynamoDb = new DynamoDbLocal(options.dynamoDbPort());
+        this.dynamoDb = new Dynalite(options.dynamoDbPort());
         this.moto = new MotoServer(MotoServer.defaultVirtualEnv(), options.motoPort(), MotoServer.DEFAULT_STARTUP_TIMEOUT);
     }
 
@@ -99,7 +99,7 @@ public final class LocalRunner implements AutoCloseable {
 
     void start() throws IOException, InterruptedException {
         log = new FunctionLog(options.log(), FunctionLog.MAX_BYTES, System.out);
-        progress("[1/6] starting DynamoDB Local on port " + portText(options.dynamoDbPort()));
+        progress("[1/6] starting dynalite on port " + portText(options.dynamoDbPort()));
         dynamoDb.start();
         progress("[2/6] starting moto (S3, SQS, SNS) on port " + portText(options.motoPort()));
         moto.start();

@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * The local runner's settings (scripts/local.sh's header lists them): flags first, then environment
- * variables, then the defaults of docs/DESIGN.md, "The local stack" (API on 8080, DynamoDB Local on 8000,
+ * variables, then the defaults of docs/DESIGN.md, "The local stack" (API on 8080, dynalite on 8000,
  * moto on 5000, the template's names with its NamePrefix default, "datalake"; the functions' log lines in
  * target/local/PREFIX.log). Port 0 takes a free port. {@code parameters} are
  * template.yaml's, as {@code sam deploy --parameter-overrides} takes them (NamePrefix and IngestBatchSize

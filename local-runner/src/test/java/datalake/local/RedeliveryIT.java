@@ -56,8 +56,8 @@ class RedeliveryIT {
             }
             p.awaitVisible(p.stack.ingestQueueUrl(), 10, Duration.ofSeconds(20));
 
-            // when DynamoDB Local stops right before the batch's second BatchWriteItem, and comes back
-            // (with the data it had: DynamoDB is durable, DynamoDB Local in memory is not) after the invocation
+            // when dynalite stops right before the batch's second BatchWriteItem, and comes back
+            // (with the data it had: DynamoDB is durable, dynalite in memory is not) after the invocation
             List<JsonNode> reports = new ArrayList<>();
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (reports.size() < 10 && System.nanoTime() < deadline) {
@@ -72,7 +72,7 @@ class RedeliveryIT {
             p.drain(p.reportQueueUrl, 1).forEach(m -> addFileReport(reports, m));
 
             // then the outage happened mid-batch and sent messages back
-            assertTrue(outage.restored.get(), "DynamoDB Local was stopped and restarted");
+            assertTrue(outage.restored.get(), "dynalite was stopped and restarted");
             assertTrue(outage.writtenBeforeOutage > 0 && outage.writtenBeforeOutage < 30,
                     "part of the batch was written before the outage: " + outage.writtenBeforeOutage);
             assertTrue(poller.failedItems() > 0, "messages were handed back for redelivery");
@@ -148,8 +148,8 @@ class RedeliveryIT {
     }
 
     /**
-     * Stops DynamoDB Local right before the second BatchWriteItem of the run, after copying both tables
-     * (DynamoDB keeps data through an outage, DynamoDB Local in memory does not); {@link #restore()}
+     * Stops dynalite right before the second BatchWriteItem of the run, after copying both tables
+     * (DynamoDB keeps data through an outage, dynalite in memory does not); {@link #restore()}
      * restarts it on the same port, recreates the tables and puts the copy back.
      */
     private static final class Outage implements ExecutionInterceptor {
@@ -173,7 +173,7 @@ class RedeliveryIT {
                 }
                 writtenBeforeOutage = (int) snapshot.get(p.stack.recordsTable()).stream()
                         .filter(item -> !datalake.dynamodb.ObjectItems.isObjectItem(item)).count();
-                AWS.dynamoDbLocal().stop();
+                AWS.dynalite().stop();
             }
         }
 
@@ -182,7 +182,7 @@ class RedeliveryIT {
                 return;
             }
             Thread.sleep(500);
-            AWS.dynamoDbLocal().start();
+            AWS.dynalite().start();
             DatalakeStack.builder(AWS).prefix(p.stack.prefix()).tablesOnly().build();
             snapshot.forEach((table, items) -> items.forEach(item -> AWS.dynamoDb().putItem(r -> r.tableName(table).item(item))));
             restored.set(true);

@@ -61,8 +61,6 @@ final class RunnerHarness implements AutoCloseable {
                 + Files.readString(module.resolve("target/classpath.txt")).strip();
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED",
-                "-Ddatalake.sqlite4java.dir=" + module.resolve("target/native-libs"),
                 "-cp", classpath, LocalRunner.class.getName(),
                 "--api-port", "0", "--dynamodb-port", "0", "--moto-port", "0", "--prefix", name));
         command.addAll(List.of(options));

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * document allows succeeds ({@code positive_data_acceptance}): what OpenAPI 3.0 cannot say (start needs
  * end, work_id or a range, a cursor is the API's own) is a documented 400. A request may take 120 s:
  * {@code latest} of an unknown feed with a lookback near 3,660 days reads as many day buckets, seconds on
- * DynamoDB Local, more on a busy machine.
+ * dynalite, more on a busy machine.
  */
 class SchemathesisIT {
     private static final List<String> CHECKS = List.of("not_a_server_error", "status_code_conformance",

@@ -33,16 +33,16 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /**
- * DynamoDB's partition limits in front of DynamoDB Local, which never throttles: an HTTP proxy that
+ * DynamoDB's partition limits in front of dynalite, which never throttles: an HTTP proxy that
  * decides every request against a {@link PartitionModel} ({@link PartitionGate}) and answers as DynamoDB
  * does on the wire, so that the real SDK's retries and a caller's handling of UnprocessedItems run
  * unchanged. A refused request gets HTTP 400 with DynamoDB's ProvisionedThroughputExceededException body;
- * an admitted one goes to DynamoDB Local, and a rewritten answer gets its {@code x-amz-crc32} again (the
+ * an admitted one goes to dynalite, and a rewritten answer gets its {@code x-amz-crc32} again (the
  * SDK checks it). Table keys come from DescribeTable, asked once per table. For the benchmarks and tests
- * only: the clients signed for the proxy, and DynamoDB Local does not check signatures.
+ * only: the clients signed for the proxy, and dynalite does not check signatures.
  *
  * <pre>{@code
- * try (ThrottlingProxy proxy = ThrottlingProxy.start(dynamoDbLocal.endpoint(), PartitionLimits.scaledDown(10))) {
+ * try (ThrottlingProxy proxy = ThrottlingProxy.start(dynalite.endpoint(), PartitionLimits.scaledDown(10))) {
  *     DynamoDbClient dynamo = Emulators.clientsFor(proxy.endpoint()).build(DynamoDbClient.builder());
  *     ...
  *     proxy.model().throttledWrites();
@@ -156,7 +156,7 @@ public final class ThrottlingProxy implements AutoCloseable {
                         forward.request().map(ThrottlingProxy::bytes).orElse(body), forward.answer());
             }
         } catch (IOException | RuntimeException e) {
-            // No answer: the SDK sees a broken connection (as if DynamoDB Local were gone) and retries.
+            // No answer: the SDK sees a broken connection (as if dynalite were gone) and retries.
             System.err.println("{\"level\":\"WARN\",\"message\":\"throttling proxy: " + e.getClass().getSimpleName() + "\"}");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

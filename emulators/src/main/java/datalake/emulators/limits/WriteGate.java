@@ -42,7 +42,7 @@ final class WriteGate {
     Decision singleWrite(String operation, ObjectNode request) {
         Optional<TableKeys> keys = tables.apply(request.path("TableName").asText());
         if (keys.isEmpty()) {
-            return Decision.UNCHANGED; // DynamoDB Local answers the missing table
+            return Decision.UNCHANGED; // dynalite answers the missing table
         }
         List<WriteCharge> charges = switch (operation) {
             case "PutItem" -> putCharges(keys.get(), request.path("Item"));

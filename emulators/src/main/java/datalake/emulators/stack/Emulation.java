@@ -17,7 +17,7 @@ import java.util.Set;
 public final class Emulation {
     /** How one type is treated. */
     public enum Treatment {
-        /** Created on moto or DynamoDB Local. */
+        /** Created on moto or dynalite. */
         CREATED("created"),
         /** Read as settings: the functions, their event sources and the API run in the JVM. */
         SETTINGS("settings"),
@@ -47,13 +47,14 @@ public final class Emulation {
     private static final Map<String, Coverage> CATALOGUE = new LinkedHashMap<>();
 
     static {
-        created("AWS::DynamoDB::Table", "DynamoDB Local",
+        created("AWS::DynamoDB::Table", "dynalite",
                 Set.of("TableName", "AttributeDefinitions", "KeySchema", "GlobalSecondaryIndexes", "BillingMode",
                         "ProvisionedThroughput"),
                 Map.of("TimeToLiveSpecification",
-                        "set; nothing local waits for expired items to go (AWS deletes them within about two days)",
-                        "SSESpecification", "DynamoDB Local does not encrypt",
-                        "PointInTimeRecoverySpecification", "DynamoDB Local keeps no backups"));
+                        "set (kept by dynalite.js: dynalite has no UpdateTimeToLive); nothing local deletes expired"
+                                + " items (AWS deletes them within about two days)",
+                        "SSESpecification", "dynalite does not encrypt",
+                        "PointInTimeRecoverySpecification", "dynalite keeps no backups"));
         created("AWS::SQS::Queue", "moto",
                 Set.of("QueueName", "VisibilityTimeout", "MessageRetentionPeriod", "MaximumMessageSize", "DelaySeconds",
                         "ReceiveMessageWaitTimeSeconds", "RedrivePolicy"),

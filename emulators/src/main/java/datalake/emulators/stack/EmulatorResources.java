@@ -108,12 +108,16 @@ final class EmulatorResources {
         }
         if (p.has("GlobalSecondaryIndexes")) {
             request.globalSecondaryIndexes(list(p.path("GlobalSecondaryIndexes"), g -> {
+                Projection.Builder projection = Projection.builder()
+                        .projectionType(g.path("Projection").path("ProjectionType").asText());
+                // Only when the template names some: DynamoDB refuses an empty list (dynalite says so too).
+                if (g.path("Projection").has("NonKeyAttributes")) {
+                    projection.nonKeyAttributes(list(g.path("Projection").path("NonKeyAttributes"), JsonNode::asText));
+                }
                 GlobalSecondaryIndex.Builder index = GlobalSecondaryIndex.builder()
                         .indexName(g.path("IndexName").asText())
                         .keySchema(keys(g.path("KeySchema")))
-                        .projection(Projection.builder().projectionType(g.path("Projection").path("ProjectionType").asText())
-                                .nonKeyAttributes(list(g.path("Projection").path("NonKeyAttributes"), JsonNode::asText))
-                                .build());
+                        .projection(projection.build());
                 if (provisioned) {
                     index.provisionedThroughput(throughput(g.path("ProvisionedThroughput")));
                 }

@@ -201,7 +201,7 @@ public final class TemplateStack {
     }
 
     private StaticCredentialsProvider credentials(String principal, String acting) {
-        // Letters and digits only: DynamoDB Local refuses other characters in an access key id.
+        // Letters and digits only, as Emulators.ACCESS_KEY_ID: what every emulator takes in an access key id.
         String keyId = "AK" + id + principal + (acting.equals("event source") ? "Poller" : "");
         CallRecorder.register(new StackRecord(id, resolved.pseudoParameter("AWS::StackName"), resolved.template().id(),
                 resolved.accountId(), resolved.region(), resolved.parameters()), keyId, principal, acting);

@@ -36,7 +36,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
- * The proxy in front of DynamoDB Local, through the real SDK: what a caller sees of a hot key is what
+ * The proxy in front of dynalite, through the real SDK: what a caller sees of a hot key is what
  * DynamoDB shows. DynamoDB's limits divided by 100 (10 write units a second per key), on a clock the
  * test moves, so nothing here depends on timing.
  */
