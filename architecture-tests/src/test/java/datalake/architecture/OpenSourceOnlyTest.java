@@ -1,0 +1,96 @@
+package datalake.architecture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * DynamoDB Local (AWS's own licence, not open source) and the sqlite4java it brings stay out of the
+ * repository: no class, script, pom property or copy step names them. The parent POM's enforcer rule
+ * {@code no-dynamodb-local} keeps them out of every module's dependencies; this keeps them out of the
+ * sources. Prose may say "DynamoDB Local" (the docs say why it went); code names it by artifact or class.
+ */
+class OpenSourceOnlyTest {
+    private static final Pattern NAMES = Pattern.compile(
+            "DynamoDBLocal|DynamoDbLocal|sqlite4java|dynamodbv2[./]local|dynamodb[./]services[./]local",
+            Pattern.CASE_INSENSITIVE);
+    /** Where a name may stand: the rules that forbid it. */
+    private static final Set<String> ALLOWED = Set.of(
+            "pom.xml",
+            "architecture-tests/src/test/java/datalake/architecture/OpenSourceOnlyTest.java",
+            "deploy-checks/src/test/java/datalake/deploy/DeployableJarsTest.java");
+    private static final Set<String> SKIPPED_DIRECTORIES = Set.of(
+            ".git", "target", ".venv", ".venv-tools", ".dynalite", "node_modules", ".aws-sam", ".idea", "__pycache__");
+    private static final Set<String> TEXT = Set.of(
+            "java", "xml", "sh", "py", "js", "json", "toml", "yaml", "yml", "md", "txt", "properties", "cfg");
+
+    @Test
+    void noFileNamesDynamoDbLocalOrSqlite4java() throws IOException {
+        Path root = repositoryRoot();
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path file : (Iterable<Path>) files.filter(f -> Files.isRegularFile(f) && isText(f)
+                    && !skipped(root.relativize(f)))::iterator) {
+                String relative = root.relativize(file).toString().replace('\\', '/');
+                if (ALLOWED.contains(relative)) {
+                    continue;
+                }
+                List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+                for (int i = 0; i < lines.size(); i++) {
+                    if (NAMES.matcher(lines.get(i)).find()) {
+                        found.add(relative + ":" + (i + 1) + ": " + lines.get(i).strip());
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), found, "DynamoDB Local or sqlite4java named outside the rules that forbid them");
+    }
+
+    @Test
+    void theParentPomBansTheArtifactsInEveryModule() throws IOException {
+        String pom = Files.readString(repositoryRoot().resolve("pom.xml"));
+
+        assertTrue(pom.contains("<id>no-dynamodb-local</id>") && pom.contains("<bannedDependencies>")
+                && pom.contains("<exclude>software.amazon.dynamodb:DynamoDBLocal</exclude>")
+                && pom.contains("<exclude>com.amazonaws:DynamoDBLocal</exclude>")
+                && pom.contains("<exclude>com.almworks.sqlite4java</exclude>"), "the enforcer rule no-dynamodb-local");
+        assertTrue(!Pattern.compile("<artifactId>DynamoDBLocal</artifactId>|sqlite4java\\.").matcher(pom).find(),
+                "the parent POM names the artifacts only in its ban");
+    }
+
+    private static boolean isText(Path file) {
+        String name = file.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        return name.equals("Makefile") || dot > 0 && TEXT.contains(name.substring(dot + 1).toLowerCase(Locale.ROOT));
+    }
+
+    private static boolean skipped(Path relative) {
+        for (Path part : relative) {
+            if (SKIPPED_DIRECTORIES.contains(part.toString())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The first directory, from this module up, that holds {@code .ci}. */
+    private static Path repositoryRoot() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isDirectory(dir.resolve(".ci"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("no .ci directory above " + Path.of("").toAbsolutePath());
+    }
+}
