@@ -18,7 +18,8 @@ import java.util.concurrent.ExecutorService;
  * {@code minShare} records), then, for the buckets that had more than their share, as many more as
  * the page could still take from each of them given the records found in the buckets before it. Sparse
  * buckets (a few files a day) are read once; 30 full buckets give a page from 769 items instead of the
- * 3,030 of a page from every bucket.
+ * 3,030 of a page from every bucket. The second round goes on with the first one's {@link DayReader}, so
+ * a sharded day's keys are read forward, never again from the page's position.
  */
 final class TimeQueryPager {
     private final BucketReader buckets;
@@ -43,15 +44,15 @@ final class TimeQueryPager {
     }
 
     /**
-     * What was read of one bucket: the records the query returns, in order, and where to go on, or
-     * null when the bucket has nothing more.
+     * What was read of one bucket: the records the query returns, in order, and the day read on from the
+     * last of them (its reads so far kept, for a second round).
      */
-    record BucketRead(List<StoredRecord> records, String resumeAfter) {
+    record BucketRead(List<StoredRecord> records, DayReader rest) {
         BucketRead then(BucketRead more) {
             List<StoredRecord> all = new ArrayList<>(records.size() + more.records.size());
             all.addAll(records);
             all.addAll(more.records);
-            return new BucketRead(all, more.resumeAfter);
+            return new BucketRead(all, more.rest);
         }
     }
 
@@ -97,9 +98,9 @@ final class TimeQueryPager {
         int share = Math.min(wanted, Math.max(limits.minShare(), Math.ceilDiv(wanted, buckets)));
         List<Callable<BucketRead>> firstRound = new ArrayList<>(buckets);
         for (long bucket = first; bucket <= last; bucket++) {
-            long b = bucket;
-            String start = b == first ? after : null;
-            firstRound.add(() -> readBucket(query, b, start, share));
+            DayReader day = this.buckets.open(bucket, query.what(), query.where(), bucket == first ? after : null,
+                    limits.readLimit());
+            firstRound.add(() -> readBucket(query, day, share));
         }
         List<BucketRead> reads = new ArrayList<>(Futures.all(executor, firstRound));
 
@@ -110,10 +111,9 @@ final class TimeQueryPager {
         for (int i = 0; i < reads.size() && before < wanted; i++) {
             BucketRead read = reads.get(i);
             int room = wanted - before - read.records().size();
-            if (read.resumeAfter() != null && room > 0) {
-                long bucket = first + i;
+            if (room > 0 && read.rest().more()) {
                 readOn.add(i);
-                secondRound.add(() -> readBucket(query, bucket, read.resumeAfter(), room));
+                secondRound.add(() -> readBucket(query, read.rest(), room));
             }
             before += read.records().size();
         }
@@ -126,29 +126,22 @@ final class TimeQueryPager {
     }
 
     /**
-     * At most {@code want} of the bucket's records that the query returns, after {@code after}. Reads
-     * stop at {@code want} matching records, but never ask DynamoDB for fewer than {@code minShare}
-     * items: records that the query skips (files emitted from an earlier bucket) must not turn into
-     * one call each.
+     * At most {@code want} of the day's records that the query returns, read on from where {@code day}
+     * stands. Reads never ask DynamoDB for fewer than {@code minShare} items: records that the query skips
+     * (files emitted from an earlier bucket) must not turn into one call each.
      */
-    BucketRead readBucket(FilesQuery.ByTime query, long bucket, String after, int want) {
-        List<StoredRecord> found = new ArrayList<>(Math.min(want, limits.readLimit()));
-        String position = after;
-        do {
-            int limit = Math.min(limits.readLimit(), Math.max(limits.minShare(), want - found.size()));
-            RecordsTable.Slice slice = buckets.read(bucket, query.what(), query.where(), position, limit);
-            position = slice.lastKey();
-            for (StoredRecord record : slice.records()) {
-                if (found.size() == want) {
-                    // More than wanted in this slice: go on after the last record kept.
-                    position = found.get(want - 1).rangeKey();
-                    break;
-                }
-                if (Intersection.emits(record, query)) {
-                    found.add(record);
-                }
+    private BucketRead readBucket(FilesQuery.ByTime query, DayReader day, int want) {
+        List<StoredRecord> found = new ArrayList<>(Math.min(want, limits.pageSize() + 1));
+        while (found.size() < want) {
+            int ahead = Math.min(limits.readLimit(), Math.max(limits.minShare(), want - found.size()));
+            StoredRecord record = day.next(ahead);
+            if (record == null) {
+                break;
             }
-        } while (position != null && found.size() < want);
-        return new BucketRead(found, position);
+            if (Intersection.emits(record, query)) {
+                found.add(record);
+            }
+        }
+        return new BucketRead(found, day);
     }
 }
