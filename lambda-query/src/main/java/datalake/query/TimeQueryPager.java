@@ -30,11 +30,15 @@ final class TimeQueryPager {
      * @param pageSize          records per page (100 in the API)
      * @param waveSize          buckets read concurrently before merging (a 30-day query is one wave)
      * @param maxBucketsPerPage buckets one request may read
-     * @param readLimit         records per DynamoDB Query
-     * @param minShare          the fewest records a bucket's first read asks for
+     * @param readLimit         the most items one Query asks for: reads grow up to it as matches prove sparse
+     * @param minShare          the fewest items a bucket's read asks for
      */
     record Limits(int pageSize, int waveSize, int maxBucketsPerPage, int readLimit, int minShare) {
-        static final Limits API = new Limits(100, 32, 256, 101, 10);
+        /**
+         * A Query stops at 1 MB whatever its limit, and 2,000 items of the largest usual size (526 bytes,
+         * docs/COSTS.md) are about that: a sparse read asks for no more than DynamoDB can give.
+         */
+        static final Limits API = new Limits(100, 32, 256, 2_000, 10);
 
         Limits {
             if (pageSize < 1 || waveSize < 1 || maxBucketsPerPage < waveSize || readLimit < 1 || minShare < 1) {
@@ -100,7 +104,7 @@ final class TimeQueryPager {
         for (long bucket = first; bucket <= last; bucket++) {
             DayReader day = this.buckets.open(bucket, query.what(), query.where(), bucket == first ? after : null,
                     limits.readLimit());
-            firstRound.add(() -> readBucket(query, day, share));
+            firstRound.add(() -> readBucket(query, day, share, 0));
         }
         List<BucketRead> reads = new ArrayList<>(Futures.all(executor, firstRound));
 
@@ -113,7 +117,7 @@ final class TimeQueryPager {
             int room = wanted - before - read.records().size();
             if (room > 0 && read.rest().more()) {
                 readOn.add(i);
-                secondRound.add(() -> readBucket(query, read.rest(), room));
+                secondRound.add(() -> readBucket(query, read.rest(), room, read.records().size()));
             }
             before += read.records().size();
         }
@@ -127,14 +131,16 @@ final class TimeQueryPager {
 
     /**
      * At most {@code want} of the day's records that the query returns, read on from where {@code day}
-     * stands. Reads never ask DynamoDB for fewer than {@code minShare} items: records that the query skips
-     * (files emitted from an earlier bucket) must not turn into one call each.
+     * stands. A Query asks for the items that the records still wanted take at the match rate seen so far
+     * (a narrow window of a busy day matches few), never fewer than {@code minShare}: records that the
+     * query skips must not turn into one call each.
+     *
+     * @param matched the records this day gave the page before, which count in its match rate
      */
-    private BucketRead readBucket(FilesQuery.ByTime query, DayReader day, int want) {
+    private BucketRead readBucket(FilesQuery.ByTime query, DayReader day, int want, int matched) {
         List<StoredRecord> found = new ArrayList<>(Math.min(want, limits.pageSize() + 1));
         while (found.size() < want) {
-            int ahead = Math.min(limits.readLimit(), Math.max(limits.minShare(), want - found.size()));
-            StoredRecord record = day.next(ahead);
+            StoredRecord record = day.next(ahead(want - found.size(), day.taken(), matched + found.size()));
             if (record == null) {
                 break;
             }
@@ -143,5 +149,17 @@ final class TimeQueryPager {
             }
         }
         return new BucketRead(found, day);
+    }
+
+    /**
+     * The items that {@code need} more matches take at the rate seen in {@code read} items, and as many
+     * again as that rate expects misses: matches come in runs (a WHERE's files of the hour lie together),
+     * and a read that falls short costs a round trip. One match more than seen is counted, so that a run
+     * of misses grows the read without dividing by zero; dense reads (every item a match) ask for {@code need}.
+     */
+    private int ahead(int need, long read, long matched) {
+        double rate = read == 0 ? 1 : Math.min(1, (matched + 1.0) / (read + 1.0));
+        double expected = need / rate;
+        return (int) Math.min(limits.readLimit(), Math.max(limits.minShare(), Math.ceil(2 * expected - need)));
     }
 }

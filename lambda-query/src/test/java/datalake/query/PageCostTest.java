@@ -26,6 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class PageCostTest {
     private static final int WHERES = 40;
+    private static final long HOUR = 3_600_000L;
     private final ExecutorService executor = Executors.newFixedThreadPool(8);
     private final ExecutorService shardExecutor = Executors.newFixedThreadPool(16);
 
@@ -104,5 +105,21 @@ class PageCostTest {
         assertTrue(cost.maxQueries() <= shards + 2, "Queries per page " + cost.queries());
         assertTrue(cost.totalItems() <= 1.5 * unsharded.totalItems(),
                 "items read " + cost.totalItems() + " against " + unsharded.totalItems() + " unsharded");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 4, 16})
+    void anHourOfABusyDayReadsMorePerQueryAsMatchesProveSparse(int shards) {
+        // given a day of 10,000 files (250 for each of 40 WHEREs), an hour holding 1/24 of them
+        List<Metadata> files = day(250);
+        long start = T0 + 9 * HOUR;
+
+        // when the hour is paged through
+        Cost cost = pages(files, shards, start, start + HOUR - 1);
+
+        // then every file of the hour came, and a page cost at most 3 Queries a key (the day's first page
+        // read 101 items a Query, and fewer as the page filled: 80 Queries unsharded, 1,164 at S = 4)
+        assertEquals(FileLayouts.matching(files, start, start + HOUR - 1, null).size(), cost.records().size());
+        assertTrue(cost.maxQueries() <= 3L * shards, "Queries per page " + cost.queries());
     }
 }
