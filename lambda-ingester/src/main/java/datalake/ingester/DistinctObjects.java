@@ -8,9 +8,9 @@ import java.util.Map;
 /**
  * The distinct objects that a batch's events name, each owned by one event, by the one rule for an object
  * named more than once (docs/DESIGN.md, "Messages"): the event with the greater {@code sequencer}
- * wins; without sequencers, or with equal ones, the later event does. The object takes its winning
- * event's place in the batch. Queue messages and followed objects (the backfill, the reconciliation)
- * go through this same rule.
+ * wins, a present one over a missing one ({@link Sequencers#compare}); with equal or no sequencers, the
+ * later event does. The object takes its winning event's place in the batch. Queue messages and followed
+ * objects (the backfill, the reconciliation) go through this same rule.
  */
 final class DistinctObjects {
     private final Map<String, BatchObject> byKey = new LinkedHashMap<>();

@@ -28,9 +28,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * one after another in event order:
  * <ul>
  *   <li>The same object (bucket and key) named twice is read and written once; the event with the
- *       greater {@code sequencer} (else the later message) owns the write ({@link DistinctObjects}), and
- *       every message naming the object reports the same records, as the HEAD reads the object's
- *       current state.</li>
+ *       greater {@code sequencer} (a present one over none, else the later message) owns the write
+ *       ({@link DistinctObjects}), and every message naming the object reports the same records, as the
+ *       HEAD reads the object's current state.</li>
  *   <li>Two different objects whose records share keys (a copy keeps the metadata id) are ordered
  *       by LastModified, then by their places in the batch: the later one's record is written, and the earlier
  *       one's message still reports success with its own records, which a one-by-one run would have

@@ -5,14 +5,17 @@ import static datalake.ingester.TestFiles.START;
 import static datalake.ingester.TestFiles.message;
 import static datalake.ingester.TestFiles.metadata;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import datalake.records.StatusReport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
@@ -30,6 +33,7 @@ class DuplicateEventsTest {
     private final FakeClock clock = new FakeClock();
     private final Fakes.Objects objects = new Fakes.Objects();
     private final Fakes.Records records = new Fakes.Records(true);
+    private final Fakes.Reports reports = new Fakes.Reports();
     private final List<Ingester> started = new ArrayList<>();
 
     @AfterEach
@@ -43,19 +47,8 @@ class DuplicateEventsTest {
     }
 
     private void ingest(Path path, ObjectEvent... events) {
-        Ingester ingester = Ingester.builder()
-                .objects(objects)
-                .records(records)
-                .index(records)
-                .latest(records)
-                .deadLetters(new Fakes.DeadLetters())
-                .telemetry(new Fakes.Lines().telemetry(clock))
-                .clock(clock)
-                .build();
-        started.add(ingester);
-        Deadline deadline = Deadline.after(clock, Duration.ofSeconds(30));
         if (path == Path.FOLLOW) {
-            ingester.follow(List.of(events), deadline);
+            ingester().follow(List.of(events), Deadline.after(clock, Duration.ofSeconds(30)));
             return;
         }
         List<SQSMessage> messages = new ArrayList<>();
@@ -63,8 +56,27 @@ class DuplicateEventsTest {
             messages.add(message("m" + messages.size(), TestFiles.s3Event(event.eventName(), event.bucket(), event.key(),
                     event.sequencer())));
         }
-        SQSBatchResponse response = ingester.handle(messages, deadline, null);
+        handle(messages);
+    }
+
+    private void handle(List<SQSMessage> messages) {
+        SQSBatchResponse response = ingester().handle(messages, Deadline.after(clock, Duration.ofSeconds(30)), null);
         assertEquals(List.of(), response.getBatchItemFailures());
+    }
+
+    private Ingester ingester() {
+        Ingester ingester = Ingester.builder()
+                .objects(objects)
+                .records(records)
+                .index(records)
+                .latest(records)
+                .reports(reports)
+                .deadLetters(new Fakes.DeadLetters())
+                .telemetry(new Fakes.Lines().telemetry(clock))
+                .clock(clock)
+                .build();
+        started.add(ingester);
+        return ingester;
     }
 
     private static ObjectEvent put(String key, String sequencer) {
@@ -125,5 +137,39 @@ class DuplicateEventsTest {
         ingest(path, put("a.csv", null), put("b.csv", null), put("a.csv", null));
 
         assertEquals("s3://" + BUCKET + "/a.csv", recordOfTheSharedKey());
+    }
+
+    /**
+     * A put and a delete of one key in one batch: HEAD decides what is done, and both messages report it
+     * alike (action and note), in the words of the event that owns the object, the one with the greater
+     * sequencer: the put's message too says "was removed" when the delete owns it.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        // at HEAD, put's and delete's sequencers, what both messages report
+        "false, 01, 02, remove, was removed",
+        "true,  01, 02, index,  exists again: it is indexed as it is now.",
+        "false, 02, 01, remove, no longer exists (removed after this event)",
+        "true,  02, 01, index,  ",
+    })
+    void aPutAndADeleteOfOneKeyReportAlikeInTheOwningEventsWords(boolean exists, String putSequencer,
+            String deleteSequencer, String action, String note) {
+        if (exists) {
+            objects.put(BUCKET, "k.csv", metadata("f1", START, null), MODIFIED, 10);
+        }
+
+        handle(List.of(message("put", TestFiles.s3Event("ObjectCreated:Put", BUCKET, "k.csv", putSequencer)),
+                message("delete", TestFiles.s3Event("ObjectRemoved:Delete", BUCKET, "k.csv", deleteSequencer))));
+
+        for (String messageId : List.of("put", "delete")) {
+            Report report = reports.of(messageId);
+            assertEquals(StatusReport.Status.SUCCESS, report.report().status(), messageId);
+            assertEquals(action, report.action().json(), messageId);
+            String message = report.report().message();
+            assertEquals(note == null, message == null, messageId + ": " + message);
+            assertTrue(note == null || message.contains(note), messageId + ": " + message);
+        }
+        assertEquals(reports.of("put").report().message(), reports.of("delete").report().message());
+        assertEquals(exists ? 1 : 0, records.table.size());
     }
 }

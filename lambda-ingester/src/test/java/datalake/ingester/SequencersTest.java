@@ -3,6 +3,7 @@ package datalake.ingester;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -31,8 +32,14 @@ class SequencersTest {
     }
 
     @ParameterizedTest
-    @CsvSource(value = {"null, 0055", "0055, null", "null, null"}, nullValues = "null")
-    void aMissingSequencerLeavesTheOrderToTheMessages(String a, String b) {
-        assertEquals(0, Sequencers.compare(a, b));
+    @CsvSource({"0055", "00", "0"})
+    void aPresentSequencerIsLaterThanAMissingOne(String present) {
+        assertTrue(Sequencers.compare(null, present) < 0);
+        assertTrue(Sequencers.compare(present, null) > 0);
+    }
+
+    @Test
+    void twoMissingSequencersLeaveTheOrderToTheMessages() {
+        assertEquals(0, Sequencers.compare(null, null));
     }
 }

@@ -9,61 +9,69 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
- * One day bucket of a WHAT, read in range-key order whatever its layout (docs/DESIGN.md, "Records and
- * keys"): the plain {@code <day>:<what>}; on a day the shard map shards the WHAT into S, with a WHERE the
- * one key of that WHERE's shard, and without one the S keys of the day, read concurrently from the same
- * position and merged.
+ * One day bucket of a WHAT, whatever its layout (docs/DESIGN.md, "Records and keys"): the plain
+ * {@code <day>:<what>}; on a day the shard map shards the WHAT into S, with a WHERE the one key of that
+ * WHERE's shard, and without one the S keys of the day. Time queries read it in range-key order
+ * ({@link DayReader}: the keys merged); readers that need no order read each key on its own.
  *
- * <p>A merged slice keeps the records up to the smallest last key of the shards that have more: every
- * record up to it has been read from every shard, so the slice is exactly what the unsharded day would
- * give next, and its last key is a position that holds in every shard (each range key lives in one
- * shard: its WHERE's). So pages and cursors stay as they are for an unsharded day, whatever S is.
- *
- * @param executor runs the shard reads of a day; never the executor whose tasks call this reader
+ * @param executor runs the reads of a sharded day's keys; never the executor whose tasks call this reader
  */
 record BucketReader(RecordsTable table, ShardMapSource shards, ExecutorService executor) {
-    /**
-     * Some of the day's records of the WHAT (at {@code where}, unless null), in range-key order, after
-     * {@code after}; about {@code limit} at most.
-     */
-    RecordsTable.Slice read(long bucket, String what, String where, String after, int limit) {
-        int count = shards.current().shards(what, bucket);
-        String prefix = where == null ? null : RangeKey.prefix(where);
-        if (count == 1) {
-            return table.queryKey(new TimeIndexKey(bucket, what), prefix, after, limit);
-        }
-        if (where != null) {
-            return table.queryKey(new TimeIndexKey(bucket, what, ShardMap.shardOf(where, count)), prefix, after, limit);
-        }
-        return merged(bucket, what, count, after, limit);
+
+    /** The day's records of the WHAT (at {@code where}, unless null) in range-key order, after {@code after}. */
+    DayReader open(long bucket, String what, String where, String after, int maxRead) {
+        return new DayReader(table, executor, keys(bucket, what, where), prefix(where), after, maxRead);
     }
 
-    private RecordsTable.Slice merged(long bucket, String what, int count, String after, int limit) {
-        int each = Math.ceilDiv(limit, count);
-        List<Callable<RecordsTable.Slice>> reads = new ArrayList<>(count);
+    /**
+     * Every record of the day of the WHAT (at {@code where}, unless null), each key read to its end with
+     * Queries of {@code limit} items, a sharded day's keys concurrently and in no order: for readers that
+     * need no order (coverage, the latest file), which a merge would only cost Queries.
+     *
+     * @param sinks makes one sink a key: each is fed by one thread, so it needs no lock
+     * @return the sinks, one a key, each fed with its key's records
+     */
+    <S extends Consumer<StoredRecord>> List<S> scan(long bucket, String what, String where, int limit,
+            Supplier<S> sinks) {
+        String prefix = prefix(where);
+        List<Callable<S>> reads = new ArrayList<>();
+        for (TimeIndexKey key : keys(bucket, what, where)) {
+            reads.add(() -> {
+                S sink = sinks.get();
+                String position = null;
+                do {
+                    RecordsTable.Slice slice = table.queryKey(key, prefix, position, limit);
+                    slice.records().forEach(sink);
+                    position = slice.lastKey();
+                } while (position != null);
+                return sink;
+            });
+        }
+        return Futures.all(executor, reads);
+    }
+
+    /** The keys a reader of the day's records of the WHAT (at {@code where}, unless null) reads. */
+    List<TimeIndexKey> keys(long bucket, String what, String where) {
+        int count = shards.current().shards(what, bucket);
+        if (count == 1) {
+            return List.of(new TimeIndexKey(bucket, what));
+        }
+        if (where != null) {
+            return List.of(new TimeIndexKey(bucket, what, ShardMap.shardOf(where, count)));
+        }
+        List<TimeIndexKey> keys = new ArrayList<>(count);
         for (int shard = 0; shard < count; shard++) {
-            TimeIndexKey key = new TimeIndexKey(bucket, what, shard);
-            reads.add(() -> table.queryKey(key, null, after, each));
+            keys.add(new TimeIndexKey(bucket, what, shard));
         }
-        List<RecordsTable.Slice> slices = Futures.all(executor, reads);
-        String cut = null;
-        for (RecordsTable.Slice slice : slices) {
-            if (slice.lastKey() != null && (cut == null || compare(slice.lastKey(), cut) < 0)) {
-                cut = slice.lastKey();
-            }
-        }
-        List<StoredRecord> records = new ArrayList<>();
-        for (RecordsTable.Slice slice : slices) {
-            for (StoredRecord record : slice.records()) {
-                if (cut == null || compare(record.rangeKey(), cut) <= 0) {
-                    records.add(record);
-                }
-            }
-        }
-        records.sort((a, b) -> compare(a.rangeKey(), b.rangeKey()));
-        return new RecordsTable.Slice(records, cut);
+        return keys;
+    }
+
+    private static String prefix(String where) {
+        return where == null ? null : RangeKey.prefix(where);
     }
 
     /** DynamoDB's order of string keys: their UTF-8 bytes, which is code point order (not Java's UTF-16 order). */

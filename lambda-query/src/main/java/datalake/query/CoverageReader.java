@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 
 /**
  * {@code /v0/archive/coverage/}: how many files, and how many bytes, touch each hour or day of a
@@ -28,9 +29,17 @@ final class CoverageReader {
 
     /** Files and bytes per bin, bins in time order. */
     @SuppressWarnings("ArrayRecordComponent") // filled by read(), then only read; never compared
-    record Bins(CoverageQuery query, long[] files, long[] bytes) {
+    record Bins(CoverageQuery query, long[] files, long[] bytes) implements Consumer<StoredRecord> {
         long start(int bin) {
             return (query.firstBin() + bin) * query.step().millis;
+        }
+
+        /** Counts the record if the query emits it from its bucket. */
+        @Override
+        public void accept(StoredRecord record) {
+            if (Intersection.emits(record, query.files())) {
+                count(query, record, files, bytes);
+            }
         }
     }
 
@@ -65,21 +74,21 @@ final class CoverageReader {
         }
     }
 
-    /** The bins of the files this bucket emits for the range (each thread fills arrays of its own). */
+    /**
+     * The bins of the files this bucket emits for the range. Counts need no order, so a sharded day's keys
+     * are read each on its own, into arrays of their own, and added up.
+     */
     private Bins readBucket(CoverageQuery query, long bucket) {
-        FilesQuery.ByTime files = query.files();
         long[] fileCounts = new long[query.binCount()];
         long[] byteCounts = new long[query.binCount()];
-        String position = null;
-        do {
-            RecordsTable.Slice slice = buckets.read(bucket, query.what(), query.where(), position, READ_LIMIT);
-            for (StoredRecord record : slice.records()) {
-                if (Intersection.emits(record, files)) {
-                    count(query, record, fileCounts, byteCounts);
-                }
+        List<Bins> keys = buckets.scan(bucket, query.what(), query.where(), READ_LIMIT,
+                () -> new Bins(query, new long[query.binCount()], new long[query.binCount()]));
+        for (Bins key : keys) {
+            for (int i = 0; i < fileCounts.length; i++) {
+                fileCounts[i] += key.files()[i];
+                byteCounts[i] += key.bytes()[i];
             }
-            position = slice.lastKey();
-        } while (position != null);
+        }
         return new Bins(query, fileCounts, byteCounts);
     }
 

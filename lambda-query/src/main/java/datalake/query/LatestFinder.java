@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 
 /**
  * The newest file, by (start, create_time), of a WHAT and WHERE, as the Python datalake API finds it:
@@ -81,18 +82,31 @@ final class LatestFinder {
         return Optional.ofNullable(best);
     }
 
+    /** The newest file of the bucket that starts by the horizon; a sharded day's keys each read on its own. */
     private StoredRecord newestIn(long bucket, String what, String where, long horizon) {
         StoredRecord best = null;
-        String position = null;
-        do {
-            RecordsTable.Slice slice = buckets.read(bucket, what, where, position, READ_LIMIT);
-            for (StoredRecord record : slice.records()) {
-                if (record.start() <= horizon && (best == null || record.isNewerThan(best))) {
-                    best = record;
-                }
+        for (Newest key : buckets.scan(bucket, what, where, READ_LIMIT, () -> new Newest(horizon))) {
+            if (key.best != null && (best == null || key.best.isNewerThan(best))) {
+                best = key.best;
             }
-            position = slice.lastKey();
-        } while (position != null);
+        }
         return best;
+    }
+
+    /** The newest record fed to it that starts by the horizon. */
+    private static final class Newest implements Consumer<StoredRecord> {
+        private final long horizon;
+        private StoredRecord best;
+
+        Newest(long horizon) {
+            this.horizon = horizon;
+        }
+
+        @Override
+        public void accept(StoredRecord record) {
+            if (record.start() <= horizon && (best == null || record.isNewerThan(best))) {
+                best = record;
+            }
+        }
     }
 }

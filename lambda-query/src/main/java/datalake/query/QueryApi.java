@@ -67,7 +67,8 @@ public final class QueryApi {
         // A day's shards are read on threads of their own: the day reads wait for them, never the reverse.
         BucketReader buckets = new BucketReader(records, shards, readExecutor("datalake-query-shard-"));
         this.timePager = new TimeQueryPager(buckets, executor, b.limits);
-        this.workIdPager = new WorkIdQueryPager(records, b.limits.pageSize(), b.limits.readLimit());
+        // A work-id page reads what it returns and one more: its records are dense, unlike a time window's.
+        this.workIdPager = new WorkIdQueryPager(records, b.limits.pageSize(), b.limits.pageSize() + 1);
         this.latestFinder = new LatestFinder(buckets, latest, executor, clock);
         this.feeds = latest == null ? null : FeedsPager.forApi(latest, clock);
         this.coverage = new CoverageReader(buckets, executor);

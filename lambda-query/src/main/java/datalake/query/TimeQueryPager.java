@@ -18,7 +18,8 @@ import java.util.concurrent.ExecutorService;
  * {@code minShare} records), then, for the buckets that had more than their share, as many more as
  * the page could still take from each of them given the records found in the buckets before it. Sparse
  * buckets (a few files a day) are read once; 30 full buckets give a page from 769 items instead of the
- * 3,030 of a page from every bucket.
+ * 3,030 of a page from every bucket. The second round goes on with the first one's {@link DayReader}, so
+ * a sharded day's keys are read forward, never again from the page's position.
  */
 final class TimeQueryPager {
     private final BucketReader buckets;
@@ -29,11 +30,15 @@ final class TimeQueryPager {
      * @param pageSize          records per page (100 in the API)
      * @param waveSize          buckets read concurrently before merging (a 30-day query is one wave)
      * @param maxBucketsPerPage buckets one request may read
-     * @param readLimit         records per DynamoDB Query
-     * @param minShare          the fewest records a bucket's first read asks for
+     * @param readLimit         the most items one Query asks for: reads grow up to it as matches prove sparse
+     * @param minShare          the fewest items a bucket's read asks for
      */
     record Limits(int pageSize, int waveSize, int maxBucketsPerPage, int readLimit, int minShare) {
-        static final Limits API = new Limits(100, 32, 256, 101, 10);
+        /**
+         * A Query stops at 1 MB whatever its limit, and 2,000 items of the largest usual size (526 bytes,
+         * docs/COSTS.md) are about that: a sparse read asks for no more than DynamoDB can give.
+         */
+        static final Limits API = new Limits(100, 32, 256, 2_000, 10);
 
         Limits {
             if (pageSize < 1 || waveSize < 1 || maxBucketsPerPage < waveSize || readLimit < 1 || minShare < 1) {
@@ -43,15 +48,15 @@ final class TimeQueryPager {
     }
 
     /**
-     * What was read of one bucket: the records the query returns, in order, and where to go on, or
-     * null when the bucket has nothing more.
+     * What was read of one bucket: the records the query returns, in order, and the day read on from the
+     * last of them (its reads so far kept, for a second round).
      */
-    record BucketRead(List<StoredRecord> records, String resumeAfter) {
+    record BucketRead(List<StoredRecord> records, DayReader rest) {
         BucketRead then(BucketRead more) {
             List<StoredRecord> all = new ArrayList<>(records.size() + more.records.size());
             all.addAll(records);
             all.addAll(more.records);
-            return new BucketRead(all, more.resumeAfter);
+            return new BucketRead(all, more.rest);
         }
     }
 
@@ -97,9 +102,9 @@ final class TimeQueryPager {
         int share = Math.min(wanted, Math.max(limits.minShare(), Math.ceilDiv(wanted, buckets)));
         List<Callable<BucketRead>> firstRound = new ArrayList<>(buckets);
         for (long bucket = first; bucket <= last; bucket++) {
-            long b = bucket;
-            String start = b == first ? after : null;
-            firstRound.add(() -> readBucket(query, b, start, share));
+            DayReader day = this.buckets.open(bucket, query.what(), query.where(), bucket == first ? after : null,
+                    limits.readLimit());
+            firstRound.add(() -> readBucket(query, day, share, 0));
         }
         List<BucketRead> reads = new ArrayList<>(Futures.all(executor, firstRound));
 
@@ -110,10 +115,9 @@ final class TimeQueryPager {
         for (int i = 0; i < reads.size() && before < wanted; i++) {
             BucketRead read = reads.get(i);
             int room = wanted - before - read.records().size();
-            if (read.resumeAfter() != null && room > 0) {
-                long bucket = first + i;
+            if (room > 0 && read.rest().more()) {
                 readOn.add(i);
-                secondRound.add(() -> readBucket(query, bucket, read.resumeAfter(), room));
+                secondRound.add(() -> readBucket(query, read.rest(), room, read.records().size()));
             }
             before += read.records().size();
         }
@@ -126,29 +130,36 @@ final class TimeQueryPager {
     }
 
     /**
-     * At most {@code want} of the bucket's records that the query returns, after {@code after}. Reads
-     * stop at {@code want} matching records, but never ask DynamoDB for fewer than {@code minShare}
-     * items: records that the query skips (files emitted from an earlier bucket) must not turn into
-     * one call each.
+     * At most {@code want} of the day's records that the query returns, read on from where {@code day}
+     * stands. A Query asks for the items that the records still wanted take at the match rate seen so far
+     * (a narrow window of a busy day matches few), never fewer than {@code minShare}: records that the
+     * query skips must not turn into one call each.
+     *
+     * @param matched the records this day gave the page before, which count in its match rate
      */
-    BucketRead readBucket(FilesQuery.ByTime query, long bucket, String after, int want) {
-        List<StoredRecord> found = new ArrayList<>(Math.min(want, limits.readLimit()));
-        String position = after;
-        do {
-            int limit = Math.min(limits.readLimit(), Math.max(limits.minShare(), want - found.size()));
-            RecordsTable.Slice slice = buckets.read(bucket, query.what(), query.where(), position, limit);
-            position = slice.lastKey();
-            for (StoredRecord record : slice.records()) {
-                if (found.size() == want) {
-                    // More than wanted in this slice: go on after the last record kept.
-                    position = found.get(want - 1).rangeKey();
-                    break;
-                }
-                if (Intersection.emits(record, query)) {
-                    found.add(record);
-                }
+    private BucketRead readBucket(FilesQuery.ByTime query, DayReader day, int want, int matched) {
+        List<StoredRecord> found = new ArrayList<>(Math.min(want, limits.pageSize() + 1));
+        while (found.size() < want) {
+            StoredRecord record = day.next(ahead(want - found.size(), day.taken(), matched + found.size()));
+            if (record == null) {
+                break;
             }
-        } while (position != null && found.size() < want);
-        return new BucketRead(found, position);
+            if (Intersection.emits(record, query)) {
+                found.add(record);
+            }
+        }
+        return new BucketRead(found, day);
+    }
+
+    /**
+     * The items that {@code need} more matches take at the rate seen in {@code read} items, and as many
+     * again as that rate expects misses: matches come in runs (a WHERE's files of the hour lie together),
+     * and a read that falls short costs a round trip. One match more than seen is counted, so that a run
+     * of misses grows the read without dividing by zero; dense reads (every item a match) ask for {@code need}.
+     */
+    private int ahead(int need, long read, long matched) {
+        double rate = read == 0 ? 1 : Math.min(1, (matched + 1.0) / (read + 1.0));
+        double expected = need / rate;
+        return (int) Math.min(limits.readLimit(), Math.max(limits.minShare(), Math.ceil(2 * expected - need)));
     }
 }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,13 +37,30 @@ class BucketReaderTest {
         table.put(TestFiles.records(files, FOUR));
     }
 
+    /** A sink of the range keys fed to it. */
+    private static final class RangeKeys extends ArrayList<String> implements Consumer<StoredRecord> {
+        @Override
+        public void accept(StoredRecord record) {
+            add(record.rangeKey());
+        }
+    }
+
+    /** The day's range keys from the reader to its end, each read asking for {@code ahead} items. */
+    private static List<String> rest(DayReader day, int ahead) {
+        List<String> keys = new ArrayList<>();
+        for (StoredRecord record = day.next(ahead); record != null; record = day.next(ahead)) {
+            keys.add(record.rangeKey());
+        }
+        return keys;
+    }
+
     @Test
     void withAWhereOneKeyIsReadOnAShardedDay() {
         put("web-1", "web-2", "db-1");
 
-        RecordsTable.Slice slice = reader.read(DAY, "w", "db-1", null, 10);
+        List<String> keys = rest(reader.open(DAY, "w", "db-1", null, 10), 10);
 
-        assertEquals(List.of("f2"), slice.records().stream().map(StoredRecord::id).toList());
+        assertEquals(List.of("db-1:f2"), keys);
         assertEquals(List.of(DAY + ":w#1"), table.keysRead(), "db-1's shard among 4 is 1");
     }
 
@@ -50,13 +68,8 @@ class BucketReaderTest {
     void withoutAWhereEveryShardIsReadAndTheRecordsComeInRangeKeyOrder() {
         put("web-1", "web-2", "db-1", "web-3", "db-2", "edge");
 
-        List<String> keys = new ArrayList<>();
-        String after = null;
-        do {
-            RecordsTable.Slice slice = reader.read(DAY, "w", null, after, 2);
-            slice.records().forEach(r -> keys.add(r.rangeKey()));
-            after = slice.lastKey();
-        } while (after != null);
+        // Queries of one or two items, so that every shard is read again and again
+        List<String> keys = rest(reader.open(DAY, "w", null, null, 2), 1);
 
         assertEquals(List.of("db-1:f2", "db-2:f4", "edge:f5", "web-1:f0", "web-2:f1", "web-3:f3"), keys);
         assertEquals(4, table.keysRead().stream().distinct().count());
@@ -64,13 +77,60 @@ class BucketReaderTest {
     }
 
     @Test
+    void aPositionInTheDayHoldsInEveryShard() {
+        // given a cursor's range key, as any page of this or an earlier version handed it out
+        put("web-1", "web-2", "db-1", "web-3", "db-2", "edge");
+
+        List<String> keys = rest(reader.open(DAY, "w", null, "edge:f5", 2), 1);
+
+        assertEquals(List.of("web-1:f0", "web-2:f1", "web-3:f3"), keys);
+    }
+
+    @Test
+    void aShardUsedUpIsReadAgainAndNoOtherIs() {
+        // given 30 files of one WHERE and one file of three others, each WHERE in a shard of its own
+        List<Metadata> files = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            files.add(file(String.format("a%02d", i), "w", "web-1", T0 + i, null));
+        }
+        files.add(file("b", "w", "web-2", T0, null));
+        files.add(file("c", "w", "db-1", T0, null));
+        files.add(file("d", "w", "web-3", T0, null));
+        table.put(TestFiles.records(files, FOUR));
+        DayReader day = reader.open(DAY, "w", null, null, 100);
+
+        // when 31 records are taken, the caller expecting to need 40 items
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 31; i++) {
+            keys.add(day.next(40).rangeKey());
+        }
+
+        // then one first read of each shard and one more of the dense one, which grew to what was needed
+        assertEquals(31, keys.stream().distinct().count());
+        assertEquals(4 + 1, table.reads());
+        assertTrue(day.more());
+    }
+
+    @Test
     void aDayBeforeTheFirstEntryIsReadUnderThePlainKey() {
         table.put(TestFiles.records(List.of(file("old", "w", "web-1", T0 - 1, null)), FOUR));
 
-        RecordsTable.Slice slice = reader.read(DAY - 1, "w", null, null, 10);
+        List<String> keys = rest(reader.open(DAY - 1, "w", null, null, 10), 10);
 
-        assertEquals(List.of("old"), slice.records().stream().map(StoredRecord::id).toList());
+        assertEquals(List.of("web-1:old"), keys);
         assertEquals(List.of((DAY - 1) + ":w"), table.keysRead());
+    }
+
+    @Test
+    void aScanReadsEachShardOnItsOwnWithoutMerging() {
+        put("web-1", "web-2", "db-1", "web-3", "db-2", "edge");
+
+        List<RangeKeys> perKey = reader.scan(DAY, "w", null, 100, RangeKeys::new);
+
+        // one Query a shard, each shard's records in a list of their own: web-3; db-1; web-2, db-2; web-1, edge
+        assertEquals(4, table.reads());
+        assertEquals(List.of(List.of("web-3:f3"), List.of("db-1:f2"), List.of("db-2:f4", "web-2:f1"),
+                List.of("edge:f5", "web-1:f0")), perKey);
     }
 
     @Test

@@ -10,6 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
+import datalake.records.Metadata;
+import datalake.records.ShardMap;
+import datalake.records.TimeBuckets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -56,6 +59,30 @@ class CoverageTest {
                 field(coverage, "start"));
         assertEquals(List.of(1L, 1L, 1L, 0L, 1L, 1L), field(coverage, "files"));
         assertEquals(List.of(42L, 42L, 42L, 0L, 42L, 42L), field(coverage, "bytes"));
+    }
+
+    @Test
+    void aShardedDayIsCountedKeyByKeyWithOneQueryEach() {
+        // given 4,000 files of one day over 40 WHEREs, the WHAT sharded into 16 from that day on
+        ShardMap sixteen = ShardMap.EMPTY.with("w", new ShardMap.Entry(TimeBuckets.bucketOf(T0), 16));
+        List<Metadata> files = new ArrayList<>();
+        for (int i = 0; i < 4000; i++) {
+            files.add(file("f" + i, "w", "host-" + i % 40, T0 + i * (DAY / 4000), null));
+        }
+        InMemoryRecordsTable sharded = new InMemoryRecordsTable().put(TestFiles.records(files, sixteen));
+        QueryApi shardedApi = QueryApi.builder().config(QueryConfig.of("records", "lake")).records(sharded)
+                .shards(() -> sixteen).files(new FakeObjectStore())
+                .clock(Clock.fixed(Instant.ofEpochMilli(T0 + 40 * DAY), ZoneOffset.UTC)).build();
+
+        // when the day is counted
+        APIGatewayV2HTTPResponse response = shardedApi.handle(get("/v0/archive/coverage/",
+                "what=w&start=" + T0 + "&end=" + (T0 + DAY - 1) + "&step=day"));
+
+        // then every file once, from one Query a shard (fewer than 1,000 items each), nothing read twice
+        assertEquals(200, response.getStatusCode(), response.getBody());
+        assertEquals(List.of(4000L), field(body(response), "files"));
+        assertEquals(16, sharded.reads());
+        assertEquals(4000, sharded.itemsRead());
     }
 
     @Test

@@ -207,7 +207,9 @@ public final class QueryBenchmark {
         QueryConfig config = QueryConfig.of(names.recordsTable(), names.bucket());
         QueryApi api = api(config, dynamoDb).build();
         // For reference only: the same code reading one bucket after another (waves of one bucket).
-        QueryApi sequential = api(config, dynamoDb).limits(new TimeQueryPager.Limits(100, 1, 256, 101, 10)).build();
+        TimeQueryPager.Limits limits = TimeQueryPager.Limits.API;
+        QueryApi sequential = api(config, dynamoDb)
+                .limits(new TimeQueryPager.Limits(100, 1, 256, limits.readLimit(), limits.minShare())).build();
         // 1 day: the bucket of day 10. 30 days: the buckets of days 0 to 29.
         String oneDay = "what=syslog&start=" + (T0 + 10 * DAY) + "&end=" + (T0 + 11 * DAY - 1);
         String thirtyDays = "what=syslog&start=" + T0 + "&end=" + (T0 + 30 * DAY - 1);

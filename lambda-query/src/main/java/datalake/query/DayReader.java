@@ -1,0 +1,157 @@
+package datalake.query;
+
+import datalake.dynamodb.StoredRecord;
+import datalake.records.Keys.TimeIndexKey;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * One day of a WHAT read forward in range-key order from a position, for one page: its one key, or the
+ * S keys of a sharded day merged k-way. Each key is read from its own position and read again only when
+ * what was read of it is used up, so a page costs one Query a key plus one for each key that proves
+ * denser than its first read, and the records read stay close to the records used.
+ *
+ * <p>The merge gives the unsharded order: a record is handed out only when every key either holds a
+ * later one or has nothing more, and each range key lives in one key (its WHERE's shard). So a position
+ * in the day is one range key, whatever S is, and cursors stay as they are for an unsharded day.
+ *
+ * <p>How much a Query asks for follows what the caller expects to need ({@code ahead}, in items): the
+ * first reads share it among the keys, thinly, because a page of a busy day mostly comes from one or
+ * two WHEREs, hence keys; a key used up again asks for its share of what is still needed, by the share
+ * of the records it gave so far, and at least twice its last read. Not thread-safe: one reader at a time.
+ */
+final class DayReader {
+    private final RecordsTable table;
+    private final ExecutorService executor;
+    private final List<KeyReader> keys;
+    private final int maxRead;
+    private boolean started;
+    private int taken;
+
+    /**
+     * @param keys     the day's keys: one, or a sharded day's S
+     * @param prefix   {@code <where>:} to keep one WHERE, or null
+     * @param after    the position: only range keys after it, or null from the day's beginning
+     * @param maxRead  the most items one Query asks for
+     * @param executor runs the first reads of a sharded day's keys; never the executor whose tasks call this
+     */
+    DayReader(RecordsTable table, ExecutorService executor, List<TimeIndexKey> keys, String prefix, String after,
+            int maxRead) {
+        this.table = table;
+        this.executor = executor;
+        this.maxRead = maxRead;
+        this.keys = new ArrayList<>(keys.size());
+        for (TimeIndexKey key : keys) {
+            this.keys.add(new KeyReader(key, prefix, after));
+        }
+    }
+
+    /**
+     * The day's next record, or null at its end.
+     *
+     * @param ahead how many more items the caller expects to read; sizes a Query, if one is needed
+     */
+    StoredRecord next(int ahead) {
+        if (!started) {
+            started = true;
+            readAll(Math.ceilDiv(ahead, keys.size() == 1 ? 1 : 2 * keys.size()));
+        }
+        KeyReader first = null;
+        for (KeyReader key : keys) {
+            while (key.buffer.isEmpty() && key.more) {
+                key.read(again(key, ahead));
+            }
+            if (!key.buffer.isEmpty()
+                    && (first == null || BucketReader.compare(key.head(), first.head()) < 0)) {
+                first = key;
+            }
+        }
+        if (first == null) {
+            return null;
+        }
+        first.taken++;
+        taken++;
+        return first.buffer.poll();
+    }
+
+    /** The records handed out so far. */
+    int taken() {
+        return taken;
+    }
+
+    /** Whether the day may hold more records (it surely does not once {@link #next} answered null). */
+    boolean more() {
+        for (KeyReader key : keys) {
+            if (!key.buffer.isEmpty() || key.more) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The first read of every key, concurrently: none of the day's records can be handed out before. */
+    private void readAll(int each) {
+        List<Callable<RecordsTable.Slice>> reads = new ArrayList<>(keys.size());
+        for (KeyReader key : keys) {
+            int limit = clamp(each);
+            reads.add(() -> key.query(limit));
+        }
+        List<RecordsTable.Slice> slices = Futures.all(executor, reads);
+        for (int i = 0; i < keys.size(); i++) {
+            keys.get(i).take(slices.get(i), clamp(each));
+        }
+    }
+
+    /**
+     * A used-up key's next read: its share of what is still needed, by what it gave so far but never less
+     * than an even share, and at least twice its last read (but no more than is needed), so that a key
+     * read too thinly grows fast.
+     */
+    private int again(KeyReader key, int ahead) {
+        double share = taken == 0 ? 1 : Math.max((double) key.taken / taken, 1.0 / keys.size());
+        return clamp(Math.max((long) Math.ceil(ahead * share), Math.min(ahead, 2L * key.lastRead)));
+    }
+
+    private int clamp(long items) {
+        return (int) Math.max(1, Math.min(maxRead, items));
+    }
+
+    /** One key of the day: its position, what was read of it and not yet handed out, and what it gave. */
+    private final class KeyReader {
+        final TimeIndexKey key;
+        final String prefix;
+        final ArrayDeque<StoredRecord> buffer = new ArrayDeque<>();
+        String position;
+        boolean more = true;
+        int lastRead;
+        int taken;
+
+        KeyReader(TimeIndexKey key, String prefix, String after) {
+            this.key = key;
+            this.prefix = prefix;
+            this.position = after;
+        }
+
+        String head() {
+            return buffer.peek().rangeKey();
+        }
+
+        RecordsTable.Slice query(int limit) {
+            return table.queryKey(key, prefix, position, limit);
+        }
+
+        void read(int limit) {
+            take(query(limit), limit);
+        }
+
+        void take(RecordsTable.Slice slice, int limit) {
+            buffer.addAll(slice.records());
+            position = slice.lastKey();
+            more = position != null;
+            lastRead = limit;
+        }
+    }
+}

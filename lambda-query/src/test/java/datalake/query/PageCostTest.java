@@ -1,0 +1,125 @@
+package datalake.query;
+
+import static datalake.query.TestFiles.DAY;
+import static datalake.query.TestFiles.T0;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import datalake.dynamodb.StoredRecord;
+import datalake.records.Metadata;
+import datalake.records.ShardMap;
+import datalake.records.TimeBuckets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * What a page of a busy day costs, in Queries and items read, as the API pages it ({@link
+ * TimeQueryPager.Limits#API}). The fake table has no item sizes, so items read stand in for read units:
+ * DynamoDB charges a Query by the size of what it read, rounded up to 4 KB, so the two agree for Queries
+ * of more than a few items and RRU are somewhat higher for the small first reads of a sharded day.
+ */
+class PageCostTest {
+    private static final int WHERES = 40;
+    private static final long HOUR = 3_600_000L;
+    private final ExecutorService executor = Executors.newFixedThreadPool(8);
+    private final ExecutorService shardExecutor = Executors.newFixedThreadPool(16);
+
+    @AfterEach
+    void stop() {
+        executor.shutdownNow();
+        shardExecutor.shutdownNow();
+    }
+
+    /** What paging through a query cost: Queries and items read per page, and what the pages held. */
+    private record Cost(List<Long> queries, List<Long> items, List<StoredRecord> records) {
+        long maxQueries() {
+            return queries.stream().max(Comparator.naturalOrder()).orElse(0L);
+        }
+
+        long totalItems() {
+            return items.stream().mapToLong(Long::longValue).sum();
+        }
+
+        List<String> rangeKeys() {
+            return records.stream().map(StoredRecord::rangeKey).toList();
+        }
+    }
+
+    /** {@code perWhere} files of each of 40 WHEREs on one day, their starts spread evenly over the day. */
+    private static List<Metadata> day(int perWhere) {
+        List<Metadata> files = new ArrayList<>();
+        int total = perWhere * WHERES;
+        for (int w = 0; w < WHERES; w++) {
+            for (int i = 0; i < perWhere; i++) {
+                long start = T0 + (i * WHERES + w) * (DAY / total);
+                String where = String.format("host-%02d", w);
+                files.add(TestFiles.file(String.format("f%02d-%05d", w, i), "w", where, start, null));
+            }
+        }
+        return files;
+    }
+
+    private static ShardMap sharded(int shards) {
+        return shards == 1 ? ShardMap.EMPTY
+                : ShardMap.EMPTY.with("w", new ShardMap.Entry(TimeBuckets.bucketOf(T0), shards));
+    }
+
+    private Cost pages(List<Metadata> files, int shards, long start, long end) {
+        ShardMap map = sharded(shards);
+        InMemoryRecordsTable table = new InMemoryRecordsTable().put(TestFiles.records(files, map));
+        TimeQueryPager pager = new TimeQueryPager(new BucketReader(table, () -> map, shardExecutor), executor,
+                TimeQueryPager.Limits.API);
+        FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, start, end);
+        Cost cost = new Cost(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        Cursor cursor = null;
+        do {
+            long queries = table.reads();
+            long items = table.itemsRead();
+            Page page = pager.page(query, cursor);
+            cost.queries().add(table.reads() - queries);
+            cost.items().add(table.itemsRead() - items);
+            cost.records().addAll(page.records());
+            cursor = page.next();
+        } while (cursor != null);
+        return cost;
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 4, 16})
+    void aPageOfAShardedDayCostsAboutOneQueryAShardAndReadsLittleMoreThanAnUnshardedPage(int shards) {
+        // given a day of 4,000 files over 40 WHEREs, sharded into S (1: the plain key)
+        List<Metadata> files = day(100);
+
+        // when every page of the day is read, sharded and unsharded
+        Cost unsharded = pages(files, 1, T0, T0 + DAY - 1);
+        Cost cost = pages(files, shards, T0, T0 + DAY - 1);
+
+        // then the pages are the same, and each costs at most S + 2 Queries and half as many items again
+        assertEquals(unsharded.rangeKeys(), cost.rangeKeys(), "the unsharded pages");
+        assertTrue(cost.maxQueries() <= shards + 2, "Queries per page " + cost.queries());
+        assertTrue(cost.totalItems() <= 1.5 * unsharded.totalItems(),
+                "items read " + cost.totalItems() + " against " + unsharded.totalItems() + " unsharded");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 4, 16})
+    void anHourOfABusyDayReadsMorePerQueryAsMatchesProveSparse(int shards) {
+        // given a day of 10,000 files (250 for each of 40 WHEREs), an hour holding 1/24 of them
+        List<Metadata> files = day(250);
+        long start = T0 + 9 * HOUR;
+
+        // when the hour is paged through
+        Cost cost = pages(files, shards, start, start + HOUR - 1);
+
+        // then every file of the hour came, and a page cost at most 3 Queries a key (the day's first page
+        // read 101 items a Query, and fewer as the page filled: 80 Queries unsharded, 1,164 at S = 4)
+        assertEquals(FileLayouts.matching(files, start, start + HOUR - 1, null).size(), cost.records().size());
+        assertTrue(cost.maxQueries() <= 3L * shards, "Queries per page " + cost.queries());
+    }
+}
