@@ -64,10 +64,51 @@ class ShardMapTest {
 
         ShardMap later = map.with("syslog", new Entry(D + 5, 8)).with("syslog", new Entry(D + 3, 2));
         assertEquals(List.of(new Entry(D, 4), new Entry(D + 3, 2)), later.entries("syslog"));
+        assertEquals(List.of(new Entry(D + 5, 8)), later.earlier("syslog"), "the entry replaced");
 
         assertEquals(map, map.with("syslog", new Entry(D + 7, 4)), "4 shards from a later day is no change");
-        assertEquals(ShardMap.EMPTY, map.with("syslog", new Entry(D, 1)), "1 shard from the first day: never sharded");
+        assertEquals(map, map.with("syslog", new Entry(D, 4)), "nor is the same entry again");
+        ShardMap unsharded = map.with("syslog", new Entry(D, 1));
+        assertEquals(List.of(), unsharded.entries("syslog"), "1 shard from the first day: written plain");
+        assertEquals(List.of(new Entry(D, 4)), unsharded.earlier("syslog"), "and the 4 shards still read");
         assertEquals(ShardMap.EMPTY, ShardMap.EMPTY.with("syslog", new Entry(D, 1)));
+    }
+
+    @Test
+    void aDayIsReadUnderEveryLayoutItMayHaveHadTheCurrentOneFirst() {
+        // given syslog sharded into 4 from D, then into 8 from D + 5 (a change made after files of D + 9 were
+        // written into 4 shards), then into 2 from D + 3, replacing the 8
+        ShardMap map = ShardMap.EMPTY.with("syslog", new Entry(D, 4)).with("syslog", new Entry(D + 5, 8))
+                .with("syslog", new Entry(D + 3, 2));
+
+        // then a day before the first entry is plain; later days were plain before it, and may hold any
+        // layout a change gave them since
+        assertEquals(List.of(1), map.layouts("syslog", D - 1));
+        assertEquals(List.of(4, 1), map.layouts("syslog", D));
+        assertEquals(List.of(2, 1, 4), map.layouts("syslog", D + 4));
+        assertEquals(List.of(2, 1, 4, 8), map.layouts("syslog", D + 9));
+        assertEquals(List.of(1), map.layouts("other", D + 9));
+
+        // with a WHERE, one key a layout; without, every shard of each, the current layout's first
+        assertEquals(List.of("20604:syslog#1", "20604:syslog"), // its shard among 2 and among 4 is 1
+                map.keys(D + 4, "syslog", "webserver02").stream().map(Object::toString).toList());
+        assertEquals(List.of("20600:syslog#0", "20600:syslog#1", "20600:syslog#2", "20600:syslog#3", "20600:syslog"),
+                map.keys(D, "syslog", null).stream().map(Object::toString).toList());
+        assertEquals(List.of("20601:syslog#1", "20601:syslog", "20600:syslog#1", "20600:syslog"),
+                map.timeIndexKeys("syslog", "webserver02", D + 1, D).stream().map(Object::toString).toList());
+    }
+
+    @Test
+    void aLayoutAnnouncedIsReadBeforeItIsWritten() {
+        ShardMap map = ShardMap.EMPTY.with("syslog", new Entry(D, 4));
+
+        ShardMap announced = map.withEarlier("syslog", new Entry(D + 5, 8));
+
+        assertEquals(4, announced.shards("syslog", D + 5), "still written into 4");
+        assertEquals(List.of(4, 1, 8), announced.layouts("syslog", D + 5));
+        assertEquals(List.of(4, 1), announced.layouts("syslog", D + 4));
+        assertEquals(map, map.withEarlier("syslog", new Entry(D + 5, 4)), "a layout read already changes nothing");
+        assertEquals(map, map.withEarlier("syslog", new Entry(D + 5, 1)));
     }
 
     @Test

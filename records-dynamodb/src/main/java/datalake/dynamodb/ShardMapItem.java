@@ -28,6 +28,8 @@ public final class ShardMapItem {
     public static final String REVISION = "revision";
     public static final String UPDATED_AT = "updated_at";
     public static final String WHATS = "whats";
+    /** Layouts read but not written ({@link ShardMap#earlier}); absent in items written before they were kept. */
+    public static final String EARLIER = "earlier";
     public static final String FROM_DAY = "from_day";
     public static final String SHARDS = "shards";
 
@@ -48,21 +50,39 @@ public final class ShardMapItem {
 
     /** The whole item of a map at a revision. */
     public static Map<String, AttributeValue> toItem(ShardMap map, long revision, long updatedAtMillis) {
-        Map<String, AttributeValue> whats = new HashMap<>();
-        map.whats().forEach((what, entries) -> {
+        Map<String, AttributeValue> item = new HashMap<>(key());
+        item.put(RecordItems.VERSION, AttributeValue.fromN(Integer.toString(FORMAT)));
+        item.put(REVISION, AttributeValue.fromN(Long.toString(revision)));
+        item.put(UPDATED_AT, AttributeValue.fromN(Long.toString(updatedAtMillis)));
+        item.put(WHATS, entries(map.whats()));
+        item.put(EARLIER, entries(map.earlier()));
+        return item;
+    }
+
+    private static AttributeValue entries(Map<String, List<Entry>> whats) {
+        Map<String, AttributeValue> m = new HashMap<>();
+        whats.forEach((what, entries) -> {
             List<AttributeValue> list = new ArrayList<>(entries.size());
             for (Entry entry : entries) {
                 list.add(AttributeValue.fromM(Map.of(FROM_DAY, AttributeValue.fromS(entry.fromDate()),
                         SHARDS, AttributeValue.fromN(Integer.toString(entry.shards())))));
             }
-            whats.put(what, AttributeValue.fromL(list));
+            m.put(what, AttributeValue.fromL(list));
         });
-        Map<String, AttributeValue> item = new HashMap<>(key());
-        item.put(RecordItems.VERSION, AttributeValue.fromN(Integer.toString(FORMAT)));
-        item.put(REVISION, AttributeValue.fromN(Long.toString(revision)));
-        item.put(UPDATED_AT, AttributeValue.fromN(Long.toString(updatedAtMillis)));
-        item.put(WHATS, AttributeValue.fromM(whats));
-        return item;
+        return AttributeValue.fromM(m);
+    }
+
+    private static Map<String, List<Entry>> entries(AttributeValue whats) {
+        Map<String, List<Entry>> read = new TreeMap<>();
+        whats.m().forEach((what, list) -> {
+            List<Entry> entries = new ArrayList<>();
+            for (AttributeValue entry : list.l()) {
+                long day = LocalDate.parse(entry.m().get(FROM_DAY).s()).toEpochDay();
+                entries.add(new Entry(day, Integer.parseInt(entry.m().get(SHARDS).n())));
+            }
+            read.put(what, entries);
+        });
+        return read;
     }
 
     /**
@@ -76,16 +96,9 @@ public final class ShardMapItem {
                 throw new IllegalStateException("the shard map item is of format " + format + ", and this code reads "
                         + FORMAT + ": deploy the code that wrote it.");
             }
-            Map<String, List<Entry>> whats = new TreeMap<>();
-            item.get(WHATS).m().forEach((what, list) -> {
-                List<Entry> entries = new ArrayList<>();
-                for (AttributeValue entry : list.l()) {
-                    long day = LocalDate.parse(entry.m().get(FROM_DAY).s()).toEpochDay();
-                    entries.add(new Entry(day, Integer.parseInt(entry.m().get(SHARDS).n())));
-                }
-                whats.put(what, entries);
-            });
-            return new Stored(ShardMap.of(whats), Long.parseLong(item.get(REVISION).n()));
+            // An item written before earlier layouts were kept has none: its WHATs' plain keys are still read.
+            Map<String, List<Entry>> earlier = item.containsKey(EARLIER) ? entries(item.get(EARLIER)) : Map.of();
+            return new Stored(ShardMap.of(entries(item.get(WHATS)), earlier), Long.parseLong(item.get(REVISION).n()));
         } catch (NullPointerException | IllegalArgumentException | DateTimeException e) {
             throw new IllegalStateException("the shard map item (" + KEY + ") is malformed: "
                     + (e.getMessage() == null ? "an attribute is missing or of another type." : e.getMessage())

@@ -37,6 +37,20 @@ class ShardMapItemTest {
     }
 
     @Test
+    void theLayoutsAChangeReplacedAreKeptAndAnItemWrittenBeforeThemHasNone() {
+        ShardMap replaced = MAP.with("syslog", new Entry(20_600, 8));
+        Map<String, AttributeValue> item = ShardMapItem.toItem(replaced, 4, 2_000L);
+
+        assertEquals(List.of(AttributeValue.fromM(Map.of("from_day", AttributeValue.fromS("2026-05-27"),
+                "shards", AttributeValue.fromN("4")))), item.get("earlier").m().get("syslog").l());
+        assertEquals(new ShardMapItem.Stored(replaced, 4), ShardMapItem.fromItem(item));
+
+        Map<String, AttributeValue> older = new HashMap<>(ShardMapItem.toItem(MAP, 3, 1_000L));
+        older.remove("earlier");
+        assertEquals(new ShardMapItem.Stored(MAP, 3), ShardMapItem.fromItem(older));
+    }
+
+    @Test
     void anItemThisCodeCannotReadIsAnErrorThatSaysSoNeverAnEmptyMap() {
         Map<String, AttributeValue> newer = new HashMap<>(ShardMapItem.toItem(MAP, 3, 1_000L));
         newer.put("version", AttributeValue.fromN("2"));
