@@ -133,6 +133,7 @@ final class LatestUpkeep {
                     && now.metadata().where().equals(current.metadata().where())) {
                 newestBucket = Math.max(newestBucket, now.records(factory).get(0).bucket());
             }
+            // Every layout each day has had: a file written before a map change stays under its old key.
             Optional<Record> replacement = records.newest(current.metadata().where(), factory.shardMap()
                     .timeIndexKeys(current.metadata().what(), current.metadata().where(), newestBucket,
                             newestBucket - LOOKBACK_DAYS));

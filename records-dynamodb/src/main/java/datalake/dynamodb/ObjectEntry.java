@@ -1,9 +1,13 @@
 package datalake.dynamodb;
 
+import datalake.records.Keys.TimeIndexKey;
 import datalake.records.Metadata;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What the index knows of one object of the bucket (its per-object item, {@link ObjectItems}): the
@@ -72,8 +76,28 @@ public record ObjectEntry(String url, long observedAt, String commitId, State st
         return state == State.INDEXED;
     }
 
-    /** The records of this state, rebuilt (empty unless indexed). */
+    /**
+     * The records of this state, rebuilt, each under the key it was written under (empty unless indexed):
+     * its writer's shard map, which a change since may have replaced, chose the keys {@link #recordKeys}
+     * hold, and a record rebuilt under today's layout would be one nobody wrote.
+     */
     public List<Record> records(RecordFactory factory) {
-        return indexed() ? factory.records(metadata, url, createTime, size) : List.of();
+        if (!indexed()) {
+            return List.of();
+        }
+        Map<Long, Integer> written = new HashMap<>();
+        for (RecordKey key : recordKeys) {
+            TimeIndexKey hash = TimeIndexKey.parse(key.timeIndexKey());
+            if (hash.what().equals(metadata.what())) {
+                written.put(hash.bucket(), hash.shard());
+            }
+        }
+        List<Record> records = new ArrayList<>();
+        for (Record record : factory.records(metadata, url, createTime, size)) {
+            int shard = written.getOrDefault(record.bucket(), record.shard());
+            records.add(shard == record.shard() ? record : new Record(record.bucket(), shard, record.url(),
+                    record.createTime(), record.size(), record.metadata(), record.expiresAt()));
+        }
+        return records;
     }
 }
