@@ -7,7 +7,9 @@ import datalake.records.ShardMap;
 import datalake.records.ShardMapSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -15,7 +17,9 @@ import java.util.function.Supplier;
 /**
  * One day bucket of a WHAT, whatever its layout (docs/DESIGN.md, "Records and keys"): the plain
  * {@code <day>:<what>}; on a day the shard map shards the WHAT into S, with a WHERE the one key of that
- * WHERE's shard, and without one the S keys of the day. Time queries read it in range-key order
+ * WHERE's shard, and without one the S keys of the day; and after a change that re-keyed the day, the
+ * keys of its earlier layouts as well ({@link ShardMap#keys}), where files dated ahead of the change, or
+ * written by a function still holding the old map, stay. Time queries read it in range-key order
  * ({@link DayReader}: the keys merged); readers that need no order read each key on its own.
  *
  * @param executor runs the reads of a sharded day's keys; never the executor whose tasks call this reader
@@ -24,24 +28,65 @@ record BucketReader(RecordsTable table, ShardMapSource shards, ExecutorService e
 
     /** The day's records of the WHAT (at {@code where}, unless null) in range-key order, after {@code after}. */
     DayReader open(long bucket, String what, String where, String after, int maxRead) {
-        return new DayReader(table, executor, keys(bucket, what, where), prefix(where), after, maxRead);
+        ShardMap map = shards.current();
+        int current = ShardMap.keys(bucket, what, where, map.shards(what, bucket)).size();
+        return new DayReader(table, executor, map.keys(bucket, what, where), current, prefix(where), after,
+                maxRead);
     }
 
     /**
-     * Every record of the day of the WHAT (at {@code where}, unless null), each key read to its end with
-     * Queries of {@code limit} items, a sharded day's keys concurrently and in no order: for readers that
-     * need no order (coverage, the latest file), which a merge would only cost Queries.
+     * Every record of the day of the WHAT (at {@code where}, unless null), each once, each key read to its
+     * end with Queries of {@code limit} items, a sharded day's keys concurrently and in no order: for
+     * readers that need no order (coverage, the latest file), which a merge would only cost Queries.
+     *
+     * <p>A file is under two layouts only while a handler moves it (it writes the new key, then deletes
+     * the old one), but coverage must not count it twice then: the earlier layouts, usually empty, are
+     * read first, and a record of theirs whose range key a current key holds too is left out.
      *
      * @param sinks makes one sink a key: each is fed by one thread, so it needs no lock
-     * @return the sinks, one a key, each fed with its key's records
+     * @return the sinks, one a current key and one for the earlier layouts' records when there are any
      */
     <S extends Consumer<StoredRecord>> List<S> scan(long bucket, String what, String where, int limit,
             Supplier<S> sinks) {
+        ShardMap map = shards.current();
+        List<TimeIndexKey> all = map.keys(bucket, what, where);
+        List<TimeIndexKey> current = ShardMap.keys(bucket, what, where, map.shards(what, bucket));
+        Map<String, StoredRecord> earlier = new ConcurrentHashMap<>();
+        this.<Consumer<StoredRecord>>readEach(all.subList(current.size(), all.size()), where, limit,
+                () -> record -> earlier.putIfAbsent(record.rangeKey(), record));
+        List<S> read = new ArrayList<>();
+        Supplier<Seen<S>> seen = () -> new Seen<>(sinks.get(), earlier);
+        for (Seen<S> key : readEach(current, where, limit, seen)) {
+            read.add(key.sink());
+        }
+        if (!earlier.isEmpty()) {
+            S rest = sinks.get();
+            earlier.values().forEach(rest);
+            read.add(rest);
+        }
+        return read;
+    }
+
+    /** A sink that also strikes the range keys it is fed off the earlier layouts' records. */
+    private record Seen<S extends Consumer<StoredRecord>>(S sink, Map<String, StoredRecord> earlier)
+            implements Consumer<StoredRecord> {
+        @Override
+        public void accept(StoredRecord record) {
+            if (!earlier.isEmpty()) {
+                earlier.remove(record.rangeKey());
+            }
+            sink.accept(record);
+        }
+    }
+
+    /** Each key read to its end into a sink of its own, the keys concurrently. */
+    private <C extends Consumer<StoredRecord>> List<C> readEach(List<TimeIndexKey> keys, String where, int limit,
+            Supplier<C> sinks) {
         String prefix = prefix(where);
-        List<Callable<S>> reads = new ArrayList<>();
-        for (TimeIndexKey key : keys(bucket, what, where)) {
+        List<Callable<C>> reads = new ArrayList<>();
+        for (TimeIndexKey key : keys) {
             reads.add(() -> {
-                S sink = sinks.get();
+                C sink = sinks.get();
                 String position = null;
                 do {
                     RecordsTable.Slice slice = table.queryKey(key, prefix, position, limit);
@@ -52,22 +97,6 @@ record BucketReader(RecordsTable table, ShardMapSource shards, ExecutorService e
             });
         }
         return Futures.all(executor, reads);
-    }
-
-    /** The keys a reader of the day's records of the WHAT (at {@code where}, unless null) reads. */
-    List<TimeIndexKey> keys(long bucket, String what, String where) {
-        int count = shards.current().shards(what, bucket);
-        if (count == 1) {
-            return List.of(new TimeIndexKey(bucket, what));
-        }
-        if (where != null) {
-            return List.of(new TimeIndexKey(bucket, what, ShardMap.shardOf(where, count)));
-        }
-        List<TimeIndexKey> keys = new ArrayList<>(count);
-        for (int shard = 0; shard < count; shard++) {
-            keys.add(new TimeIndexKey(bucket, what, shard));
-        }
-        return keys;
     }
 
     private static String prefix(String where) {

@@ -15,8 +15,10 @@ import java.util.concurrent.ExecutorService;
  * denser than its first read, and the records read stay close to the records used.
  *
  * <p>The merge gives the unsharded order: a record is handed out only when every key either holds a
- * later one or has nothing more, and each range key lives in one key (its WHERE's shard). So a position
- * in the day is one range key, whatever S is, and cursors stay as they are for an unsharded day.
+ * later one or has nothing more, and each range key lives in one key of a layout (its WHERE's shard). So a
+ * position in the day is one range key, whatever S is, and cursors stay as they are for an unsharded day.
+ * The keys of a re-keyed day's earlier layouts join the merge ({@link BucketReader}); a range key found
+ * under two layouts is handed out once, from the first key given (the current layout's).
  *
  * <p>How much a Query asks for follows what the caller expects to need ({@code ahead}, in items): the
  * first reads share it among the keys, thinly, because a page of a busy day mostly comes from one or
@@ -27,20 +29,24 @@ final class DayReader {
     private final RecordsTable table;
     private final ExecutorService executor;
     private final List<KeyReader> keys;
+    /** How many of the keys, the first ones, are the day's current layout's. */
+    private final int current;
     private final int maxRead;
     private boolean started;
     private int taken;
 
     /**
-     * @param keys     the day's keys: one, or a sharded day's S
+     * @param keys     the day's keys: one, or a sharded day's S; then those of its earlier layouts
+     * @param current  how many of them, the first ones, are the current layout's
      * @param prefix   {@code <where>:} to keep one WHERE, or null
      * @param after    the position: only range keys after it, or null from the day's beginning
      * @param maxRead  the most items one Query asks for
      * @param executor runs the first reads of a sharded day's keys; never the executor whose tasks call this
      */
-    DayReader(RecordsTable table, ExecutorService executor, List<TimeIndexKey> keys, String prefix, String after,
-            int maxRead) {
+    DayReader(RecordsTable table, ExecutorService executor, List<TimeIndexKey> keys, int current, String prefix,
+            String after, int maxRead) {
         this.table = table;
+        this.current = current;
         this.executor = executor;
         this.maxRead = maxRead;
         this.keys = new ArrayList<>(keys.size());
@@ -57,7 +63,8 @@ final class DayReader {
     StoredRecord next(int ahead) {
         if (!started) {
             started = true;
-            readAll(Math.ceilDiv(ahead, keys.size() == 1 ? 1 : 2 * keys.size()));
+            // Shared among the current layout's keys; an earlier layout's, usually empty, reads as much as one.
+            readAll(Math.ceilDiv(ahead, current == 1 ? 1 : 2 * current));
         }
         KeyReader first = null;
         for (KeyReader key : keys) {
@@ -74,7 +81,14 @@ final class DayReader {
         }
         first.taken++;
         taken++;
-        return first.buffer.poll();
+        StoredRecord next = first.buffer.poll();
+        for (KeyReader key : keys) {
+            // The same file under an earlier layout too, while a handler moves it: handed out once.
+            if (!key.buffer.isEmpty() && key.head().equals(next.rangeKey())) {
+                key.buffer.poll();
+            }
+        }
+        return next;
     }
 
     /** The records handed out so far. */
