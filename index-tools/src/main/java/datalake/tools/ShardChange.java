@@ -1,45 +1,47 @@
 package datalake.tools;
 
-import datalake.dynamodb.RecordItems;
+import datalake.dynamodb.CachedShardMap;
 import datalake.dynamodb.ShardMapItem;
 import datalake.dynamodb.ShardMapTable;
-import datalake.records.Keys.TimeIndexKey;
+import datalake.ingester.Sleeper;
 import datalake.records.MetadataRules;
 import datalake.records.ShardMap;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * One change of the shard map, checked as {@code scripts/shards.sh set} checks it (docs/SCALE.md, "Write
  * sharding"): a WHAT, 1 to {@link ShardMap#MAX_SHARDS} shards, and a first day no earlier than the day
- * after tomorrow (UTC). The functions keep the map up to a minute, so a change to a day that has begun, or
- * to tomorrow (whose first minute a map read today still serves), would have them write and read that day
- * under different keys; from the day after tomorrow on, no cached map is ever wrong.
+ * after tomorrow (UTC), so that only files dated ahead are ever under a layout other than the one a map
+ * gives: a day that has begun, or tomorrow (whose first minute a map read today still serves), is written
+ * under one layout whatever map a function holds.
+ *
+ * <p>Functions keep the map up to a minute ({@link CachedShardMap#MAX_AGE}), so during a change some hold
+ * the old one. Readers go first: the new layout is written as an earlier one (read, never written) and
+ * becomes the current one only once every cached map reads it; the layouts it replaces stay read for good
+ * ({@link ShardMap#earlier}). So no reader ever misses a file a writer keyed by a map it does not have.
  */
 final class ShardChange {
-    /** How far from its first day a change looks for records already under the keys it replaces. */
-    static final int LOOK_AHEAD_DAYS = 31;
-
-    record Result(ShardMap before, ShardMap after, long revision, List<LocalDate> strandedDays) {
+    record Result(ShardMap before, ShardMap after, long revision) {
         boolean changed() {
             return !before.equals(after);
         }
     }
 
-    private final ShardMapTable table;
-    private final DynamoDbClient dynamoDb;
-    private final Clock clock;
+    /** How long the new layout is read before it is written: every cached map is then at least as new. */
+    static final Duration READERS_FIRST = CachedShardMap.MAX_AGE.plusSeconds(1);
 
-    ShardChange(DynamoDbClient dynamoDb, String recordsTable, Clock clock) {
+    private final ShardMapTable table;
+    private final Clock clock;
+    private final Sleeper sleeper;
+
+    ShardChange(DynamoDbClient dynamoDb, String recordsTable, Clock clock, Sleeper sleeper) {
         this.table = new ShardMapTable(dynamoDb, recordsTable);
-        this.dynamoDb = dynamoDb;
         this.clock = clock;
+        this.sleeper = sleeper;
     }
 
     ShardMapItem.Stored read() {
@@ -52,8 +54,8 @@ final class ShardChange {
     }
 
     /**
-     * Checks and writes the change; {@link IllegalArgumentException} (nothing written) with the one sentence
-     * that says why it is refused.
+     * Checks and writes the change, readers first (a minute); {@link IllegalArgumentException} (nothing
+     * written) with the one sentence that says why it is refused.
      */
     Result set(String what, LocalDate from, int shards) {
         if (!MetadataRules.isSlug(what)) {
@@ -70,39 +72,21 @@ final class ShardChange {
         ShardMapItem.Stored stored = table.read();
         ShardMap after = stored.map().with(what, entry);
         if (after.equals(stored.map())) {
-            return new Result(stored.map(), after, stored.revision(), List.of());
+            return new Result(stored.map(), after, stored.revision());
         }
-        List<LocalDate> stranded = stranded(stored.map(), after, what, from);
-        long revision = table.write(after, stored.revision(), clock.millis());
-        return new Result(stored.map(), after, revision, stranded);
-    }
-
-    /**
-     * The days (within {@link #LOOK_AHEAD_DAYS} of the first) whose layout changes and that already hold records
-     * under their old keys: files dated ahead, written before the change. Time queries of those days read
-     * the new keys only, so they must be moved (scripts/reconcile.sh --fix does).
-     */
-    private List<LocalDate> stranded(ShardMap before, ShardMap after, String what, LocalDate from) {
-        List<LocalDate> days = new ArrayList<>();
-        for (long day = from.toEpochDay(); day < from.toEpochDay() + LOOK_AHEAD_DAYS; day++) {
-            int old = before.shards(what, day);
-            if (old == after.shards(what, day)) {
-                continue;
-            }
-            for (int shard = old == 1 ? TimeIndexKey.UNSHARDED : 0; shard < old; shard++) {
-                if (holdsRecords(new TimeIndexKey(day, what, shard))) {
-                    days.add(LocalDate.ofEpochDay(day));
-                    break;
-                }
+        long revision = stored.revision();
+        ShardMap announced = stored.map().withEarlier(what, entry);
+        if (!announced.equals(stored.map())) {
+            revision = table.write(announced, revision, clock.millis());
+            try {
+                sleeper.sleep(READERS_FIRST);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted before the new layout was written: the map reads it"
+                        + " and still writes the old one; run the change again.", e);
             }
         }
-        return days;
-    }
-
-    private boolean holdsRecords(TimeIndexKey key) {
-        return dynamoDb.query(r -> r.tableName(table.table()).keyConditionExpression("#h = :h")
-                .expressionAttributeNames(Map.of("#h", RecordItems.TIME_INDEX_KEY))
-                .expressionAttributeValues(Map.of(":h", AttributeValue.fromS(key.toString())))
-                .limit(1)).count() > 0;
+        revision = table.write(after, revision, clock.millis());
+        return new Result(stored.map(), after, revision);
     }
 }

@@ -1,6 +1,7 @@
 package datalake.tools;
 
 import datalake.dynamodb.ShardMapItem;
+import datalake.ingester.Sleeper;
 import datalake.lambda.Environment;
 import datalake.lambda.EnvironmentVariable;
 import datalake.lambda.SdkClientFactory;
@@ -34,7 +35,8 @@ public final class ShardsCommand {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err, ShardsCommand::fromEnvironment, Clock.systemUTC()));
+        System.exit(run(args, System.out, System.err, ShardsCommand::fromEnvironment, Clock.systemUTC(),
+                Sleeper.SYSTEM));
     }
 
     /** The records table's change from the environment, as the other tools read it. */
@@ -49,8 +51,12 @@ public final class ShardsCommand {
     record MapTable(DynamoDbClient dynamoDb, String table) {
     }
 
-    /** @param target built only once the arguments are valid (a --help builds nothing) */
-    static int run(String[] args, PrintStream out, PrintStream err, Supplier<MapTable> target, Clock clock) {
+    /**
+     * @param target  built only once the arguments are valid (a --help builds nothing)
+     * @param sleeper waits the minute between a change's two writes ({@link ShardChange})
+     */
+    static int run(String[] args, PrintStream out, PrintStream err, Supplier<MapTable> target, Clock clock,
+            Sleeper sleeper) {
         Arguments parsed;
         try {
             parsed = Arguments.parse(args, Set.of("--from", "--shards"), Set.of("--help"));
@@ -82,7 +88,11 @@ public final class ShardsCommand {
         }
         try {
             MapTable on = target.get();
-            ShardChange change = new ShardChange(on.dynamoDb(), on.table(), clock);
+            ShardChange change = new ShardChange(on.dynamoDb(), on.table(), clock, duration -> {
+                err.println("waiting " + duration.toSeconds() + " s: every function reads the new layout before"
+                        + " any writes it.");
+                sleeper.sleep(duration);
+            });
             if (show) {
                 ShardMapItem.Stored stored = change.read();
                 print(stored.map(), stored.revision(), on.table(), out);
@@ -101,11 +111,6 @@ public final class ShardsCommand {
             }
             print(result.after(), result.revision(), on.table(), out);
             err.println(PYTHON_WARNING);
-            if (!result.strandedDays().isEmpty()) {
-                err.println("warning: " + words.get(1) + " already has records of " + result.strandedDays().size()
-                        + " day(s) the change re-keys (files dated ahead, first " + result.strandedDays().get(0)
-                        + "); time queries miss them until scripts/reconcile.sh --fix moves them.");
-            }
             return 0;
         } catch (IllegalArgumentException | IllegalStateException e) { // ConfigurationException too
             err.println("shards: " + e.getMessage());
@@ -132,15 +137,20 @@ public final class ShardsCommand {
     }
 
     static void print(ShardMap map, long revision, String table, PrintStream out) {
-        if (map.whats().isEmpty()) {
+        if (map.whats().isEmpty() && map.earlier().isEmpty()) {
             out.println("no WHAT is sharded in " + table + ".");
             return;
         }
         out.println("shard map of " + table + " (revision " + revision + "):");
-        for (Map.Entry<String, List<ShardMap.Entry>> what : map.whats().entrySet()) {
+        print(map.whats(), "", out);
+        print(map.earlier(), "  (earlier: still read)", out);
+    }
+
+    private static void print(Map<String, List<ShardMap.Entry>> whats, String note, PrintStream out) {
+        for (Map.Entry<String, List<ShardMap.Entry>> what : whats.entrySet()) {
             for (ShardMap.Entry entry : what.getValue()) {
                 out.println("  " + what.getKey() + "  from " + entry.fromDate() + "  "
-                        + (entry.shards() == 1 ? "unsharded" : entry.shards() + " shards"));
+                        + (entry.shards() == 1 ? "unsharded" : entry.shards() + " shards") + note);
             }
         }
     }

@@ -3,9 +3,11 @@ package datalake.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import datalake.dynamodb.ShardMapTable;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.records.Record;
+import datalake.records.ShardMap;
 import datalake.records.TimeBuckets;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -14,6 +16,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,6 +41,8 @@ class ShardsIT {
     private final ToolsHarness h = new ToolsHarness(AWS, "shards");
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    /** What the map said while each change waited: the layouts of D0 + 3's day read, and the one written. */
+    private final List<String> pauses = new ArrayList<>();
 
     @AfterEach
     void close() {
@@ -49,7 +54,11 @@ class ShardsIT {
         err.reset();
         return ShardsCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8),
-                () -> new ShardsCommand.MapTable(h.operator.dynamoDb(), h.recordsTable), TODAY);
+                () -> new ShardsCommand.MapTable(h.operator.dynamoDb(), h.recordsTable), TODAY, duration -> {
+                    ShardMap map = new ShardMapTable(h.operator.dynamoDb(), h.recordsTable).current();
+                    pauses.add(duration.toSeconds() + " s: reads " + map.layouts("syslog", D0 + 3) + ", writes "
+                            + map.shards("syslog", D0 + 3));
+                });
     }
 
     private String out() {
@@ -70,7 +79,9 @@ class ShardsIT {
         assertEquals(0, ShardsCommand.run(new String[] {"--help"}, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), () -> {
                     throw new AssertionError("--help must not build a client");
-                }, TODAY));
+                }, TODAY, duration -> {
+                    throw new AssertionError("--help must not wait");
+                }));
         assertTrue(out().startsWith("usage: scripts/shards.sh show"));
 
         assertEquals(0, shards("show"));
@@ -90,18 +101,31 @@ class ShardsIT {
         assertEquals(0, shards("show"));
         assertTrue(out().startsWith("no WHAT is sharded"), "nothing refused was written");
 
+        // a change is written twice, a minute apart: first read by every function, then written by them
         assertEquals(0, shards("set", "syslog", "--from", day(D0 + 3), "--shards", "4"));
-        assertEquals("set: syslog into 4 shard(s) from " + day(D0 + 3) + " on (revision 1).\n"
-                + "shard map of " + h.recordsTable + " (revision 1):\n"
+        assertEquals("set: syslog into 4 shard(s) from " + day(D0 + 3) + " on (revision 2).\n"
+                + "shard map of " + h.recordsTable + " (revision 2):\n"
                 + "  syslog  from " + day(D0 + 3) + "  4 shards\n", out());
-        assertEquals(ShardsCommand.PYTHON_WARNING + "\n", err());
+        assertEquals("waiting 61 s: every function reads the new layout before any writes it.\n"
+                + ShardsCommand.PYTHON_WARNING + "\n", err());
+        assertEquals(List.of("61 s: reads [1, 4], writes 1"), pauses);
         assertEquals(0, shards("set", "syslog", "--from", day(D0 + 10), "--shards", "4"));
         assertTrue(out().startsWith("unchanged: syslog already has 4 shard(s) from " + day(D0 + 10) + " on."), out());
+        // a layout the map reads already (the plain key) needs no minute of reading first
         assertEquals(0, shards("set", "syslog", "--from", day(D0 + 10), "--shards", "1"));
+        assertEquals(1, pauses.size());
         assertEquals(0, shards("show"));
-        assertEquals("shard map of " + h.recordsTable + " (revision 2):\n"
+        assertEquals("shard map of " + h.recordsTable + " (revision 3):\n"
                 + "  syslog  from " + day(D0 + 3) + "  4 shards\n"
                 + "  syslog  from " + day(D0 + 10) + "  unsharded\n", out());
+
+        // a change that replaces a layout leaves it read: files dated ahead may be under it
+        assertEquals(0, shards("set", "syslog", "--from", day(D0 + 3), "--shards", "8"));
+        assertEquals("shard map of " + h.recordsTable + " (revision 5):\n"
+                + "  syslog  from " + day(D0 + 3) + "  8 shards\n"
+                + "  syslog  from " + day(D0 + 3) + "  4 shards  (earlier: still read)\n",
+                out().substring(out().indexOf('\n') + 1));
+        assertEquals("61 s: reads [4, 1, 8], writes 4", pauses.get(1));
     }
 
     @Test
@@ -115,10 +139,10 @@ class ShardsIT {
         // when syslog is sharded into 4 from D0 + 3 (web-1's shard among 4 is 3)
         assertEquals(0, shards("set", "syslog", "--from", day(D0 + 3), "--shards", "4"));
 
-        // then the command warns of the file dated ahead, which reconcile finds and --fix moves
-        assertTrue(err().contains("warning: syslog already has records of 1 day(s) the change re-keys (files dated"
-                + " ahead, first " + day(D0 + 3) + "); time queries miss them until scripts/reconcile.sh --fix"
-                + " moves them."), err());
+        // then the file dated ahead stays under its earlier layout, which the map still reads (so time
+        // queries find it), and reconcile names it and --fix moves it under the shard the map writes
+        assertEquals(List.of(4, 1), new ShardMapTable(h.operator.dynamoDb(), h.recordsTable).current()
+                .layouts("syslog", D0 + 3));
         assertEquals(Set.of("differing " + h.url("logs/ahead.log") + ": records: index 1, object 1 (under other shard"
                 + " keys than the shard map gives their days: written before a change)"), findings(target, false, true));
         assertEquals(Set.of("differing " + h.url("logs/ahead.log")), findings(target, true));

@@ -7,9 +7,11 @@ import java.time.Duration;
 
 /**
  * The shard map as each function holds it: read from its source at most once a minute ({@link #MAX_AGE})
- * and kept in between, so that a file costs no call. A change takes effect no earlier than the day after
- * tomorrow (UTC; scripts/shards.sh refuses anything sooner), so a map read a minute ago is right for every
- * day a file of today can be written for. A read that fails is thrown to the caller (an ingested file
+ * and kept in between, so that a file costs no call. A map held here can be a change behind, and nothing
+ * is lost by it: a change takes effect no earlier than the day after tomorrow (UTC), so only files dated
+ * ahead can be written under a layout it replaced, and readers read those layouts too ({@link
+ * ShardMap#keys}); scripts/shards.sh writes a new layout as read a minute before it is written, so a
+ * reader a change behind reads it already. A read that fails is thrown to the caller (an ingested file
  * fails transiently, a query answers 503), never replaced by a guess.
  */
 public final class CachedShardMap implements ShardMapSource {
