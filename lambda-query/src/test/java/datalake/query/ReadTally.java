@@ -21,6 +21,7 @@ final class ReadTally implements ExecutionInterceptor {
     static final double LEAST_UNITS = 0.5;
     private final LongAdder queries = new LongAdder();
     private final DoubleAdder units = new DoubleAdder();
+    private final LongAdder items = new LongAdder();
     private final LongAdder unreported = new LongAdder();
 
     @Override
@@ -33,6 +34,7 @@ final class ReadTally implements ExecutionInterceptor {
     public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
         if (context.response() instanceof QueryResponse response) {
             queries.increment();
+            items.add(response.scannedCount() == null ? 0 : response.scannedCount());
             if (response.consumedCapacity() == null || response.consumedCapacity().capacityUnits() == null) {
                 unreported.increment();
             } else {
@@ -49,6 +51,11 @@ final class ReadTally implements ExecutionInterceptor {
     /** Read units so far. */
     double units() {
         return units.sum();
+    }
+
+    /** Items the Queries read (their ScannedCount: without a filter, the items they returned). */
+    long items() {
+        return items.sum();
     }
 
     /** Queries whose response said nothing of what they consumed (not in {@link #units()}). */
