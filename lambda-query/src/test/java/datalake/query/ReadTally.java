@@ -13,8 +13,9 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 /**
  * The Queries of the DynamoDB clients it is added to, and the read units they consumed: it asks every Query
  * for its ConsumedCapacity (TOTAL), which DynamoDB and dynalite both answer (dynalite: the items read, their
- * sizes summed, rounded up to 4 KB and halved when eventually consistent). A Query costs at least half a
- * unit in DynamoDB, even one that finds nothing, where dynalite says 0: the tally counts the half unit.
+ * sizes summed, rounded up to 4 KB and halved when eventually consistent). A read that finds nothing is
+ * rounded up to one 4 KB unit as well, half a read unit, as the partition model counts it (emulators'
+ * ItemSizes), where dynalite says 0: the tally counts the half unit.
  */
 final class ReadTally implements ExecutionInterceptor {
     /** The least a Query costs, eventually consistent. */
