@@ -44,12 +44,12 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  *     {@code --month-files} (1,000) each; every page reads the 30 days' keys;
  * <li>{@code hour}: every page of a 1-hour window of a day of {@code --hour-day-files} (10,000).
  * </ul>
- * Read units are the ConsumedCapacity dynalite reports (every Query asks for it): the items a Query read,
- * their sizes summed and rounded up to 4 KB, halved (eventually consistent), as DynamoDB charges; at least
- * 0.5 a Query, which DynamoDB charges an empty read and dynalite does not. Times are medians of the pages,
- * raw and with a simulated round trip per call ({@code --latency-ms}). Goals: at most S + 2 Queries a page
- * for each Query of the unsharded page (S + 2 for a day's page), at most 1.5x its read units and 3x its
- * time. {@code --json FILE} writes every figure for scripts/bench.sh.
+ * Read units are the ConsumedCapacity dynalite reports ({@link ReadTally}: the items a Query read, their
+ * sizes summed and rounded up to 4 KB, halved: eventually consistent), at least 0.5 a Query; the items read
+ * are printed beside them, as PageCostTest counts them. Times are medians of the pages, raw and with a
+ * simulated round trip per call ({@code --latency-ms}). Goals against the unsharded page: S Queries for each
+ * of its Queries and 2 more (S + 2 for a day's page), 1.5x its read units, 3x its time. {@code --json FILE}
+ * writes every figure for scripts/bench.sh.
  */
 public final class ShardedPageBenchmark {
     private static final int WHERES = 40;
