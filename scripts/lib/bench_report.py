@@ -46,7 +46,7 @@ def main():
     figures = {}
     figures.update(jmh_figures(load(os.path.join(out, "jmh.json"))))
     figures.update(jmh_figures(load(os.path.join(out, "jmh-template-flags.json")), "_template_flags"))
-    for part in ("ingest", "query", "coldstart", "freshness", "jvm", "scale", "cost"):
+    for part in ("ingest", "query", "query-sharded", "coldstart", "freshness", "jvm", "scale", "cost"):
         figures.update(load(os.path.join(out, part + ".json")) or {})
     queue_mode = load(os.path.join(out, "cost-queue.json")) or {}
     figures["cost_per_million_files_provisioned_queue_usd"] = queue_mode.get("cost_per_million_files_provisioned_usd")
@@ -145,6 +145,19 @@ def main():
                 rows.append((f"full pagination by {by} ({label})", fmt(g(k + "_total_ms"), "ms"),
                              "p95 " + fmt(g(k + "_total_p95_ms"), "ms"),
                              f"page {fmt(g(k + '_page_ms'))} ms, p95 {fmt(g(k + '_page_p95_ms'))} ms", ""))
+    for scenario, label in (("day", f"every page of a {fmt(g('query_sharded_day_files'))}-file day"),
+                            ("30d", "a page of a 30-day query"),
+                            ("hour", f"a 1-hour window of a {fmt(g('query_sharded_hour_day_files'))}-file day")):
+        for shards in (1, 4, 16):
+            k = f"query_sharded_{scenario}_s{shards}_"
+            if g(k + "ms_raw") is not None:
+                rows.append((f"query sharded S={shards}: {label}", fmt(g(k + "ms_raw"), "ms"),
+                             f"+5 ms/call {fmt(g(k + 'ms_latency5ms'), 'ms')}",
+                             f"Queries max {fmt(g(k + 'queries_max'))} (mean {fmt(g(k + 'queries_mean'))}),"
+                             f" RRU {fmt(g(k + 'rru_mean'))} = {fmt(g(k + 'rru_over_s1'))}x S=1"
+                             f" (items read {fmt(g(k + 'items_over_s1'))}x),"
+                             f" ms {fmt(g(k + 'ms_over_s1_raw'))}x S=1",
+                             "" if shards == 1 else f"<= {fmt(g(k + 'queries_goal'))} Queries, 1.5x RRU, 3x ms"))
     for phase, label in (("steady", f"{fmt(g('freshness_rate_per_s'))} files/s for {fmt(g('freshness_seconds'))} s"),
                          ("burst", f"burst of {fmt(g('freshness_burst_files'))}")):
         if g(f"freshness_{phase}_p50_ms") is not None:

@@ -278,7 +278,7 @@ public final class QueryBenchmark {
     }
 
     /** The API as the function builds it on this client, reading no files (its log on standard output, as deployed). */
-    private static QueryApi.Builder api(QueryConfig config, DynamoDbClient dynamoDb) {
+    static QueryApi.Builder api(QueryConfig config, DynamoDbClient dynamoDb) {
         UnreadableItems unreadable = new UnreadableItems(JsonLog.toStandardOutput(QueryApi.LOGGER), config.functionName());
         return QueryApi.builder().config(config).records(new DynamoRecordsTable(dynamoDb, config.recordsTable(), unreadable))
                 .files(new NoFiles());
@@ -355,18 +355,18 @@ public final class QueryBenchmark {
         return System.nanoTime() - started;
     }
 
-    private static double median(long[] nanos) {
+    static double median(long[] nanos) {
         return percentile(nanos, 0.5);
     }
 
-    private static double percentile(long[] nanos, double p) {
+    static double percentile(long[] nanos, double p) {
         long[] sorted = nanos.clone();
         Arrays.sort(sorted);
         return sorted[(int) Math.min(sorted.length - 1, Math.round(p * (sorted.length - 1)))] / 1e6;
     }
 
     /** Sleeps before each request is sent, as a network round trip would delay it. */
-    private record Latency(int millis) implements ExecutionInterceptor {
+    record Latency(int millis) implements ExecutionInterceptor {
         @Override
         public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
             try {
