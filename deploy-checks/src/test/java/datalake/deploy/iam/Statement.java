@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
  * @param where which policy holds it, for messages ("IngesterFunctionRole", "DataKey key policy")
  */
 public record Statement(JsonNode json, String where) {
+    private static final Pattern ACCOUNT_ROOT = Pattern.compile("arn:[a-z-]+:iam::[0-9]{12}:root");
 
     public boolean allows() {
         return json.path("Effect").asText().equals("Allow");
@@ -56,6 +57,27 @@ public record Statement(JsonNode json, String where) {
         return texts(json.get("Resource")).stream().anyMatch(r -> glob(r, resource, false));
     }
 
+    /** A statement of a resource policy (a bucket's, queue's, topic's or key's), which names its principals. */
+    public boolean inResourcePolicy() {
+        return json.has("Principal") || json.has("NotPrincipal");
+    }
+
+    /**
+     * Whether a resource policy's statement names the request's principal only through its account (the
+     * account id or its root ARN). Naming the account delegates to IAM: the statement allows only what the
+     * principal's own identity policies allow too ("AWS JSON policy elements: Principal", AWS account
+     * principals; "Policy evaluation logic").
+     */
+    public boolean delegatesToIam(Request request) {
+        JsonNode principal = json.get("Principal");
+        if (principal == null || principal.isTextual() || request.byService()) {
+            return false;
+        }
+        List<String> named = texts(principal.get("AWS"));
+        return !named.contains("*") && !named.contains(request.principal())
+                && named.stream().anyMatch(aws -> namesAccount(aws, request.account()));
+    }
+
     private boolean principalMatches(Request request) {
         JsonNode principal = json.get("Principal");
         if (principal == null) {
@@ -68,13 +90,19 @@ public record Statement(JsonNode json, String where) {
             return texts(principal.get("Service")).contains(request.principal());
         }
         for (String aws : texts(principal.get("AWS"))) {
-            // An account, or its root, stands for every principal of the account (that its own policies allow).
-            if (aws.equals("*") || aws.equals(request.principal()) || aws.equals(request.account())
-                    || aws.equals("arn:aws:iam::" + request.account() + ":root")) {
+            // An account, or its root, stands for every principal of the account (that its own policies
+            // allow: Decision counts such an Allow only beside one of the principal's own, delegatesToIam).
+            if (aws.equals("*") || aws.equals(request.principal()) || namesAccount(aws, request.account())) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** An account id, or the account's root ARN in any partition. */
+    private static boolean namesAccount(String aws, String account) {
+        return !account.isEmpty() && (aws.equals(account) || ACCOUNT_ROOT.matcher(aws).matches()
+                && aws.split(":")[4].equals(account));
     }
 
     private boolean conditionsHold(Request request) {

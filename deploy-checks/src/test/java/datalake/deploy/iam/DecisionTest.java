@@ -1,0 +1,63 @@
+package datalake.deploy.iam;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The evaluator of the IAM proof held to AWS's policy evaluation logic where it is easy to get wrong, on
+ * crafted policies (nothing in template.yaml exercises these rules today, so the proof would not notice
+ * if the evaluator drifted): a resource policy that names the account, a Deny with NotPrincipal, and the
+ * Null condition operator.
+ */
+class DecisionTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String ACCOUNT = "123456789012";
+    private static final String ROLE = "arn:aws:iam::" + ACCOUNT + ":role/ingester";
+    private static final String OTHER_ROLE = "arn:aws:iam::" + ACCOUNT + ":role/other";
+    private static final String BUCKET = "arn:aws:s3:::datalake-" + ACCOUNT + "-us-east-1";
+    private static final String OBJECT = BUCKET + "/feed/file.bin";
+
+    private static Statement statement(String where, String json) {
+        try {
+            return new Statement(JSON.readTree(json.replace('\'', '"')), where);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(json, e);
+        }
+    }
+
+    private static Request get(String principal) {
+        return new Request(principal, "s3:GetObject", OBJECT, Map.of("aws:SecureTransport", List.of("true")));
+    }
+
+    private static final Statement ROLE_MAY_GET = statement("role", "{'Sid':'Get','Effect':'Allow',"
+            + "'Action':'s3:GetObject','Resource':'" + BUCKET + "/*'}");
+
+    @Test
+    void aBucketPolicyNamingTheAccountDelegatesToIamAndAllowsNothingByItself() {
+        for (String account : List.of("arn:aws:iam::" + ACCOUNT + ":root", ACCOUNT)) {
+            Statement accountMayGet = statement("bucket policy", "{'Sid':'Account','Effect':'Allow','Principal':{'AWS':'"
+                    + account + "'},'Action':'s3:GetObject','Resource':'" + BUCKET + "/*'}");
+
+            assertFalse(Decision.evaluate(List.of(accountMayGet), get(ROLE)).allowed(),
+                    account + " as principal, and nothing in the role's own policy");
+            assertTrue(Decision.evaluate(List.of(accountMayGet, ROLE_MAY_GET), get(ROLE)).allowed(),
+                    account + " as principal, and the role's own policy allows");
+        }
+    }
+
+    @Test
+    void aBucketPolicyNamingThePrincipalOrEveryoneAllowsByItselfWithinTheAccount() {
+        for (String principal : List.of("{'AWS':'" + ROLE + "'}", "{'AWS':['" + OTHER_ROLE + "','" + ROLE + "']}", "'*'")) {
+            Statement named = statement("bucket policy", "{'Sid':'Named','Effect':'Allow','Principal':" + principal
+                    + ",'Action':'s3:GetObject','Resource':'" + BUCKET + "/*'}");
+
+            assertTrue(Decision.evaluate(List.of(named), get(ROLE)).allowed(), principal);
+        }
+    }
+}
