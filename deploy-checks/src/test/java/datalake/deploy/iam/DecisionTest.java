@@ -60,4 +60,30 @@ class DecisionTest {
             assertTrue(Decision.evaluate(List.of(named), get(ROLE)).allowed(), principal);
         }
     }
+
+    @Test
+    void aDenyWithNotPrincipalDeniesEveryoneButThePrincipalsItNames() {
+        // Given a bucket policy that denies reads to all but the ingester's role (and its account, as
+        // AWS asks of a NotPrincipal), and both roles' own policies allowing the read
+        Statement allButIngester = statement("bucket policy", "{'Sid':'OnlyTheIngester','Effect':'Deny','NotPrincipal':"
+                + "{'AWS':['" + ROLE + "','arn:aws:iam::" + ACCOUNT + ":root']},'Action':'s3:GetObject','Resource':'"
+                + BUCKET + "/*'}");
+        Statement otherMayGet = statement("other role", "{'Sid':'Get','Effect':'Allow','Action':'s3:GetObject',"
+                + "'Resource':'" + BUCKET + "/*'}");
+
+        // Then the ingester reads, and the other role is denied by the statement
+        assertTrue(Decision.evaluate(List.of(allButIngester, ROLE_MAY_GET), get(ROLE)).allowed());
+        Decision other = Decision.evaluate(List.of(allButIngester, otherMayGet), get(OTHER_ROLE));
+        assertFalse(other.allowed());
+        assertTrue(other.because().contains(allButIngester), other.because().toString());
+    }
+
+    @Test
+    void aNotPrincipalThatNamesARoleWithoutItsAccountStillDeniesIt() {
+        // AWS may check the account before the role: a NotPrincipal must name both to leave the role out
+        Statement roleOnly = statement("bucket policy", "{'Sid':'RoleOnly','Effect':'Deny','NotPrincipal':{'AWS':'"
+                + ROLE + "'},'Action':'s3:GetObject','Resource':'" + BUCKET + "/*'}");
+
+        assertFalse(Decision.evaluate(List.of(roleOnly, ROLE_MAY_GET), get(ROLE)).allowed());
+    }
 }

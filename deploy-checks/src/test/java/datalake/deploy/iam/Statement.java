@@ -9,8 +9,8 @@ import java.util.regex.Pattern;
 
 /**
  * One statement of a resolved policy document, and whether it applies to a {@link Request}: its
- * Principal (resource policies), Action or NotAction, Resource or NotResource (with IAM's wildcards:
- * {@code *} and {@code ?}, actions without regard to case), and Condition (String, Arn and Bool
+ * Principal or NotPrincipal (resource policies), Action or NotAction, Resource or NotResource (with IAM's
+ * wildcards: {@code *} and {@code ?}, actions without regard to case), and Condition (String, Arn and Bool
  * operators, their negations and IfExists forms).
  *
  * @param json  the statement
@@ -79,6 +79,10 @@ public record Statement(JsonNode json, String where) {
     }
 
     private boolean principalMatches(Request request) {
+        JsonNode notPrincipal = json.get("NotPrincipal");
+        if (notPrincipal != null) {
+            return !exempted(notPrincipal, request);
+        }
         JsonNode principal = json.get("Principal");
         if (principal == null) {
             return true; // an identity policy: its holder is the principal
@@ -99,10 +103,28 @@ public record Statement(JsonNode json, String where) {
         return false;
     }
 
+    /**
+     * Whether a NotPrincipal leaves the request's principal out of its statement (which then applies to
+     * everyone else). A role or user is left out only when its account is named too: AWS may check the
+     * account before the role or user, and a statement that does not name the account applies to all of it
+     * ("AWS JSON policy elements: NotPrincipal").
+     */
+    private static boolean exempted(JsonNode notPrincipal, Request request) {
+        if (notPrincipal.isTextual()) {
+            return notPrincipal.asText().equals("*");
+        }
+        if (request.byService()) {
+            return texts(notPrincipal.get("Service")).contains(request.principal());
+        }
+        List<String> named = texts(notPrincipal.get("AWS"));
+        return named.contains("*") || (named.contains(request.principal())
+                && named.stream().anyMatch(aws -> namesAccount(aws, request.account())));
+    }
+
     /** An account id, or the account's root ARN in any partition. */
     private static boolean namesAccount(String aws, String account) {
-        return !account.isEmpty() && (aws.equals(account) || ACCOUNT_ROOT.matcher(aws).matches()
-                && aws.split(":")[4].equals(account));
+        return !account.isEmpty() && (aws.equals(account)
+                || (ACCOUNT_ROOT.matcher(aws).matches() && aws.split(":")[4].equals(account)));
     }
 
     private boolean conditionsHold(Request request) {
