@@ -86,4 +86,37 @@ class DecisionTest {
 
         assertFalse(Decision.evaluate(List.of(roleOnly, ROLE_MAY_GET), get(ROLE)).allowed());
     }
+
+    @Test
+    void theNullOperatorTestsWhetherAKeyIsAbsent() {
+        // Given a role that may read only when the request carries no VPC endpoint, and a bucket that refuses
+        // writes without a server-side encryption header
+        Statement notThroughAnEndpoint = statement("role", "{'Sid':'GetOutsideEndpoints','Effect':'Allow',"
+                + "'Action':'s3:GetObject','Resource':'" + BUCKET + "/*','Condition':{'Null':{'aws:SourceVpce':'true'}}}");
+        Statement encryptedOnly = statement("bucket policy", "{'Sid':'DenyUnencrypted','Effect':'Deny','Principal':'*',"
+                + "'Action':'s3:PutObject','Resource':'" + BUCKET + "/*',"
+                + "'Condition':{'Null':{'s3:x-amz-server-side-encryption':'true'}}}");
+        Statement rolePuts = statement("role", "{'Sid':'Put','Effect':'Allow','Action':'s3:PutObject','Resource':'"
+                + BUCKET + "/*'}");
+
+        // Then a read without the key is allowed, and one with it is not
+        assertTrue(Decision.evaluate(List.of(notThroughAnEndpoint), get(ROLE)).allowed(), "the key is absent");
+        Request throughAnEndpoint = new Request(ROLE, "s3:GetObject", OBJECT, Map.of("aws:SourceVpce", List.of("vpce-1")));
+        assertFalse(Decision.evaluate(List.of(notThroughAnEndpoint), throughAnEndpoint).allowed(), "the key is present");
+
+        // and a write without the header is denied, one with it allowed
+        Request plain = new Request(ROLE, "s3:PutObject", OBJECT, Map.of());
+        Request encrypted = new Request(ROLE, "s3:PutObject", OBJECT,
+                Map.of("s3:x-amz-server-side-encryption", List.of("AES256")));
+        assertFalse(Decision.evaluate(List.of(encryptedOnly, rolePuts), plain).allowed());
+        assertTrue(Decision.evaluate(List.of(encryptedOnly, rolePuts), encrypted).allowed());
+    }
+
+    @Test
+    void nullFalseHoldsWhenTheKeyIsPresent() {
+        assertTrue(Statement.holds("Null", List.of("vpce-1"), List.of("false")));
+        assertFalse(Statement.holds("Null", null, List.of("false")));
+        assertTrue(Statement.holds("Null", null, List.of("true")));
+        assertFalse(Statement.holds("Null", List.of("vpce-1"), List.of("true")));
+    }
 }

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * One statement of a resolved policy document, and whether it applies to a {@link Request}: its
  * Principal or NotPrincipal (resource policies), Action or NotAction, Resource or NotResource (with IAM's
  * wildcards: {@code *} and {@code ?}, actions without regard to case), and Condition (String, Arn and Bool
- * operators, their negations and IfExists forms).
+ * operators, their negations and IfExists forms, and Null).
  *
  * @param json  the statement
  * @param where which policy holds it, for messages ("IngesterFunctionRole", "DataKey key policy")
@@ -161,6 +161,11 @@ public record Statement(JsonNode json, String where) {
     static boolean holds(String operator, List<String> actual, List<String> expected) {
         boolean ifExists = operator.endsWith("IfExists");
         String base = ifExists ? operator.substring(0, operator.length() - "IfExists".length()) : operator;
+        if (base.equals("Null")) {
+            // "true": the key is absent; "false": it is present (IAM guide, "IAM JSON policy elements:
+            // Condition operators", condition operator to check existence of condition keys)
+            return expected.stream().anyMatch(e -> Boolean.parseBoolean(e) == (actual == null));
+        }
         if (actual == null) {
             return ifExists || base.contains("Not");
         }
