@@ -80,6 +80,19 @@ class StackRulesTest {
     }
 
     @Test
+    void anIngestBatchAboveTenWithoutABatchingWindowIsRefusedBeforeAnythingIsCreated() {
+        // Lambda refuses the SQS event source mapping, after most of the stack is made
+        Template template = SamTransform.repositoryTemplate();
+        TemplateException refused = assertThrows(TemplateException.class, () -> template.resolve()
+                .parameter("IngestBatchSize", "11").parameter("IngestBatchingWindowSeconds", "0").build());
+        assertTrue(refused.getMessage().contains("IngestBatchingWindowSeconds"), refused.getMessage());
+        for (String[] sizeAndWindow : new String[][] {{"10", "0"}, {"1", "0"}, {"11", "1"}, {"10000", "300"}}) {
+            assertDoesNotThrow(() -> template.resolve().parameter("IngestBatchSize", sizeAndWindow[0])
+                    .parameter("IngestBatchingWindowSeconds", sizeAndWindow[1]).build(), String.join(", ", sizeAndWindow));
+        }
+    }
+
+    @Test
     void theIngestQueueHidesAMessageSixIngesterTimeoutsPlusTheBatchingWindow() {
         // Lambda's guidance for an SQS trigger (Lambda guide, "Creating and configuring an Amazon SQS event
         // source mapping"): at least six times the function's timeout, plus the batching window
