@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
 class BillingModeTest {
     private static final Template TEMPLATE = SamTransform.repositoryTemplate();
     private static final Map<String, String> PROVISIONED = Map.of("TableBillingMode", "PROVISIONED",
-            "TableMinWriteCapacity", "7", "TableMaxWriteCapacity", "700", "TableMinReadCapacity", "3",
-            "TableMaxReadCapacity", "300", "TableTargetUtilization", "65");
+            "TableMinWriteCapacity", "7", "TableMaxWriteCapacity", "1700", "TableMinReadCapacity", "3",
+            "TableMaxReadCapacity", "1300", "TableTargetUtilization", "65");
 
     /** What auto scaling scales: the scalable target's resource id for each table and the GSI, locally named. */
     private static Map<String, String> scaled(ResolvedTemplate stack) {
@@ -83,7 +83,7 @@ class BillingModeTest {
             boolean writes = dimension.equals("dynamodb:" + kind + ":WriteCapacityUnits");
             assertTrue(writes || dimension.equals("dynamodb:" + kind + ":ReadCapacityUnits"), dimension);
             assertEquals(writes ? "7" : "3", ResolvedTemplate.text(p.path("MinCapacity")), target.logicalId());
-            assertEquals(writes ? "700" : "300", ResolvedTemplate.text(p.path("MaxCapacity")), target.logicalId());
+            assertEquals(writes ? "1700" : "1300", ResolvedTemplate.text(p.path("MaxCapacity")), target.logicalId());
             assertFalse(p.has("RoleARN"), "the service-linked role, not a role of the stack's");
             assertTrue(targets.add(resourceId + " " + dimension), "one target per table and dimension");
             targetIds.put(stack.ref(target.logicalId()), dimension);
@@ -141,6 +141,24 @@ class BillingModeTest {
                 .parameter("TableTargetUtilization", "95").build());
         assertTrue(high.getMessage().contains("TableTargetUtilization"), high.getMessage());
         assertThrows(TemplateException.class, () -> TEMPLATE.resolve().parameter("TableBillingMode", "ON_DEMAND").build());
+    }
+
+    @Test
+    void aMinimumCapacityAboveTheMaximumCannotBeGiven() {
+        // Auto scaling refuses it late, with the tables made; the parameters' ranges meet, so no pair they
+        // accept is inverted
+        for (String dimension : List.of("Write", "Read")) {
+            String min = "TableMin" + dimension + "Capacity";
+            String max = "TableMax" + dimension + "Capacity";
+            TemplateException refused = assertThrows(TemplateException.class, () -> TEMPLATE.resolve()
+                    .parameters(Map.of("TableBillingMode", "PROVISIONED", min, "2000", max, "1500")).build());
+            assertTrue(refused.getMessage().contains(min), refused.getMessage());
+            assertThrows(TemplateException.class, () -> TEMPLATE.resolve()
+                    .parameters(Map.of("TableBillingMode", "PROVISIONED", min, "20", max, "10")).build());
+            JsonNode parameters = TEMPLATE.parameters();
+            assertTrue(parameters.path(min).path("MaxValue").asInt() <= parameters.path(max).path("MinValue").asInt(),
+                    min + " " + parameters.path(min) + " ends where " + max + " " + parameters.path(max) + " starts");
+        }
     }
 
     private static void assertThroughput(JsonNode throughput, String where) {

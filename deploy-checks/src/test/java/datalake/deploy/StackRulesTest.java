@@ -80,6 +80,43 @@ class StackRulesTest {
     }
 
     @Test
+    void anIngestBatchAboveTenWithoutABatchingWindowIsRefusedBeforeAnythingIsCreated() {
+        // Lambda refuses the SQS event source mapping, after most of the stack is made
+        Template template = SamTransform.repositoryTemplate();
+        TemplateException refused = assertThrows(TemplateException.class, () -> template.resolve()
+                .parameter("IngestBatchSize", "11").parameter("IngestBatchingWindowSeconds", "0").build());
+        assertTrue(refused.getMessage().contains("IngestBatchingWindowSeconds"), refused.getMessage());
+        for (String[] sizeAndWindow : new String[][] {{"10", "0"}, {"1", "0"}, {"11", "1"}, {"10000", "300"}}) {
+            assertDoesNotThrow(() -> template.resolve().parameter("IngestBatchSize", sizeAndWindow[0])
+                    .parameter("IngestBatchingWindowSeconds", sizeAndWindow[1]).build(), String.join(", ", sizeAndWindow));
+        }
+    }
+
+    @Test
+    void theIngestQueueHidesAMessageSixIngesterTimeoutsPlusTheBatchingWindow() {
+        // Lambda's guidance for an SQS trigger (Lambda guide, "Creating and configuring an Amazon SQS event
+        // source mapping"): at least six times the function's timeout, plus the batching window
+        Template template = SamTransform.repositoryTemplate();
+        ResolvedTemplate defaults = template.resolve().build();
+        assertEquals(6 * ingesterTimeout(defaults) + 1, visibilityTimeout(defaults), "with the defaults (a 1 s window)");
+        List<String> windows = new ArrayList<>();
+        template.parameters().path("IngestBatchingWindowSeconds").path("AllowedValues").forEach(w -> windows.add(w.asText()));
+        assertTrue(windows.contains("0") && windows.contains("300"), "Lambda's whole range, 0 to 300 s: " + windows);
+        for (String window : windows) {
+            ResolvedTemplate stack = template.resolve().parameter("IngestBatchingWindowSeconds", window).build();
+            assertEquals(6 * ingesterTimeout(stack) + Integer.parseInt(window), visibilityTimeout(stack), "window " + window);
+        }
+    }
+
+    private static int ingesterTimeout(ResolvedTemplate stack) {
+        return Integer.parseInt(ResolvedTemplate.text(stack.properties("IngesterFunction").path("Timeout")));
+    }
+
+    private static int visibilityTimeout(ResolvedTemplate stack) {
+        return Integer.parseInt(ResolvedTemplate.text(stack.properties("IngestQueue").path("VisibilityTimeout")));
+    }
+
+    @Test
     void aNamedResourceIsNotKeptWhenItsFirstCreateRollsBack() {
         // A resource kept on rollback (DeletionPolicy Retain) under a fixed name makes the retry of a
         // failed first create fail with "already exists"; RetainExceptOnCreate keeps it only once created.

@@ -44,6 +44,9 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 @ExtendWith(EmulatorsExtension.class)
 class DatalakeStackIT {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** template.yaml's ingest queue visibility timeout, which a test replaces by a shorter one. */
+    private static final String VISIBILITY_TIMEOUT =
+            "VisibilityTimeout: !FindInMap [IngestQueueVisibility, !Ref IngestBatchingWindowSeconds, TimeoutSeconds]";
     static final Emulators AWS = Emulators.shared();
 
     @Test
@@ -148,7 +151,7 @@ class DatalakeStackIT {
     void aCopyOfTheTemplateWithOtherValuesGivesAStackWithThem(SqsClient sqs) throws IOException {
         // Given a copy of template.yaml with another visibility timeout, maxReceiveCount and batch size
         Path copy = TemplateCopy.ofRepositoryTemplate()
-                .replace("VisibilityTimeout: 360", "VisibilityTimeout: 45")
+                .replace(VISIBILITY_TIMEOUT, "VisibilityTimeout: 45")
                 .replace("maxReceiveCount: !Ref IngestMaxReceiveCount", "maxReceiveCount: 7")
                 .replace("BatchSize: !Ref IngestBatchSize", "BatchSize: 4")
                 .write();

@@ -44,6 +44,9 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * ingester's log lines are kept, to be checked.
  */
 final class PipelineHarness implements AutoCloseable {
+    /** template.yaml's ingest queue visibility timeout, which a test replaces by a shorter one. */
+    private static final String VISIBILITY_TIMEOUT =
+            "VisibilityTimeout: !FindInMap [IngestQueueVisibility, !Ref IngestBatchingWindowSeconds, TimeoutSeconds]";
     static final ObjectMapper JSON = new ObjectMapper();
     static final String HASH = "0123456789abcdef0123456789abcdef";
 
@@ -68,7 +71,7 @@ final class PipelineHarness implements AutoCloseable {
         DatalakeStack.Builder builder = DatalakeStack.builder(aws).prefix(DatalakeStack.uniquePrefix(hint))
                 .parameters(parameters)
                 .template(TemplateCopy.ofRepositoryTemplate()
-                        .replace("VisibilityTimeout: 360", "VisibilityTimeout: " + visibilityTimeoutSeconds).write())
+                        .replace(VISIBILITY_TIMEOUT, "VisibilityTimeout: " + visibilityTimeoutSeconds).write())
                 .unversionedBucket();
         this.stack = (notifying ? builder : builder.bucketWithoutNotifications()).build();
         this.ingesterAws = stack.endpointsOf(DatalakeStack.INGESTER);

@@ -9,14 +9,15 @@ import java.util.regex.Pattern;
 
 /**
  * One statement of a resolved policy document, and whether it applies to a {@link Request}: its
- * Principal (resource policies), Action or NotAction, Resource or NotResource (with IAM's wildcards:
- * {@code *} and {@code ?}, actions without regard to case), and Condition (String, Arn and Bool
- * operators, their negations and IfExists forms).
+ * Principal or NotPrincipal (resource policies), Action or NotAction, Resource or NotResource (with IAM's
+ * wildcards: {@code *} and {@code ?}, actions without regard to case), and Condition (String, Arn and Bool
+ * operators, their negations and IfExists forms, and Null).
  *
  * @param json  the statement
  * @param where which policy holds it, for messages ("IngesterFunctionRole", "DataKey key policy")
  */
 public record Statement(JsonNode json, String where) {
+    private static final Pattern ACCOUNT_ROOT = Pattern.compile("arn:[a-z-]+:iam::[0-9]{12}:root");
 
     public boolean allows() {
         return json.path("Effect").asText().equals("Allow");
@@ -56,7 +57,32 @@ public record Statement(JsonNode json, String where) {
         return texts(json.get("Resource")).stream().anyMatch(r -> glob(r, resource, false));
     }
 
+    /** A statement of a resource policy (a bucket's, queue's, topic's or key's), which names its principals. */
+    public boolean inResourcePolicy() {
+        return json.has("Principal") || json.has("NotPrincipal");
+    }
+
+    /**
+     * Whether a resource policy's statement names the request's principal only through its account (the
+     * account id or its root ARN). Naming the account delegates to IAM: the statement allows only what the
+     * principal's own identity policies allow too ("AWS JSON policy elements: Principal", AWS account
+     * principals; "Policy evaluation logic").
+     */
+    public boolean delegatesToIam(Request request) {
+        JsonNode principal = json.get("Principal");
+        if (principal == null || principal.isTextual() || request.byService()) {
+            return false;
+        }
+        List<String> named = texts(principal.get("AWS"));
+        return !named.contains("*") && !named.contains(request.principal())
+                && named.stream().anyMatch(aws -> namesAccount(aws, request.account()));
+    }
+
     private boolean principalMatches(Request request) {
+        JsonNode notPrincipal = json.get("NotPrincipal");
+        if (notPrincipal != null) {
+            return !exempted(notPrincipal, request);
+        }
         JsonNode principal = json.get("Principal");
         if (principal == null) {
             return true; // an identity policy: its holder is the principal
@@ -68,13 +94,37 @@ public record Statement(JsonNode json, String where) {
             return texts(principal.get("Service")).contains(request.principal());
         }
         for (String aws : texts(principal.get("AWS"))) {
-            // An account, or its root, stands for every principal of the account (that its own policies allow).
-            if (aws.equals("*") || aws.equals(request.principal()) || aws.equals(request.account())
-                    || aws.equals("arn:aws:iam::" + request.account() + ":root")) {
+            // An account, or its root, stands for every principal of the account (that its own policies
+            // allow: Decision counts such an Allow only beside one of the principal's own, delegatesToIam).
+            if (aws.equals("*") || aws.equals(request.principal()) || namesAccount(aws, request.account())) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Whether a NotPrincipal leaves the request's principal out of its statement (which then applies to
+     * everyone else). A role or user is left out only when its account is named too: AWS may check the
+     * account before the role or user, and a statement that does not name the account applies to all of it
+     * ("AWS JSON policy elements: NotPrincipal").
+     */
+    private static boolean exempted(JsonNode notPrincipal, Request request) {
+        if (notPrincipal.isTextual()) {
+            return notPrincipal.asText().equals("*");
+        }
+        if (request.byService()) {
+            return texts(notPrincipal.get("Service")).contains(request.principal());
+        }
+        List<String> named = texts(notPrincipal.get("AWS"));
+        return named.contains("*") || (named.contains(request.principal())
+                && named.stream().anyMatch(aws -> namesAccount(aws, request.account())));
+    }
+
+    /** An account id, or the account's root ARN in any partition. */
+    private static boolean namesAccount(String aws, String account) {
+        return !account.isEmpty() && (aws.equals(account)
+                || (ACCOUNT_ROOT.matcher(aws).matches() && aws.split(":")[4].equals(account)));
     }
 
     private boolean conditionsHold(Request request) {
@@ -111,6 +161,11 @@ public record Statement(JsonNode json, String where) {
     static boolean holds(String operator, List<String> actual, List<String> expected) {
         boolean ifExists = operator.endsWith("IfExists");
         String base = ifExists ? operator.substring(0, operator.length() - "IfExists".length()) : operator;
+        if (base.equals("Null")) {
+            // "true": the key is absent; "false": it is present (IAM guide, "IAM JSON policy elements:
+            // Condition operators", condition operator to check existence of condition keys)
+            return expected.stream().anyMatch(e -> Boolean.parseBoolean(e) == (actual == null));
+        }
         if (actual == null) {
             return ifExists || base.contains("Not");
         }
