@@ -7,12 +7,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
 /**
  * dynalite, the open-source DynamoDB emulator (Apache-2.0, Node.js; in memory), as a child process on
  * 127.0.0.1, installed by scripts/lib/dynalite.sh and run through this module's {@code dynalite.js}, which
  * adds what this project needs of DynamoDB and dynalite 4.0.0 lacks (time to live; key sizes in UTF-8
- * bytes, index keys included). Shared across credentials and regions, as DynamoDB Local was.
+ * bytes, index keys included). Shared across credentials and regions.
  *
  * <p>{@link #stop()} then {@link #start()} brings it back on the same port, so tests can simulate
  * DynamoDB being unreachable for a moment. The data does not survive: each start begins empty.
@@ -22,6 +25,23 @@ public final class Dynalite implements AutoCloseable {
     public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(30);
 
     private static Path launcher;
+
+    /**
+     * Waits until a table just created is ACTIVE, polling every 20 ms for at most 10 s. DynamoDB, and
+     * dynalite, answer CreateTable while the table is CREATING and refuse its items until then; the SDK's
+     * own waiter polls every 20 s.
+     *
+     * @throws IllegalStateException when the table is not ACTIVE within 10 s
+     */
+    public static void awaitActive(DynamoDbClient dynamoDb, String table) {
+        try (DynamoDbWaiter waiter = DynamoDbWaiter.builder().client(dynamoDb).overrideConfiguration(o -> o
+                .backoffStrategyV2(BackoffStrategy.fixedDelay(Duration.ofMillis(20))).maxAttempts(500)
+                .waitTimeout(Duration.ofSeconds(10))).build()) {
+            waiter.waitUntilTableExists(r -> r.tableName(table)).matched().exception().ifPresent(e -> {
+                throw new IllegalStateException("table " + table + " did not become ACTIVE: " + e.getMessage(), e);
+            });
+        }
+    }
 
     private final Path install;
     private final EmulatorProcess process;

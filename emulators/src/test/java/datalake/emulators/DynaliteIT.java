@@ -68,6 +68,7 @@ class DynaliteIT {
             DynamoDbClient client = Emulators.clientsFor(own.endpoint()).build(DynamoDbClient.builder(),
                     c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()));
             client.createTable(records("latest"));
+            Dynalite.awaitActive(client, "latest");
             client.putItem(r -> r.tableName("latest").item(item("syslog", "web01")));
 
             own.stop();
@@ -96,7 +97,7 @@ class DynaliteIT {
 
     @Test
     void timeToLiveIsKeptAndAnsweredPerTable() {
-        dynamo.createTable(records("ttl"));
+        create("ttl");
         assertEquals(TimeToLiveStatus.DISABLED, ttlStatus("ttl"));
 
         dynamo.updateTimeToLive(r -> r.tableName("ttl").timeToLiveSpecification(t -> t.attributeName("expires_at").enabled(true)));
@@ -110,13 +111,13 @@ class DynaliteIT {
 
         // A table made again under the same name starts without TTL, as in DynamoDB.
         dynamo.deleteTable(r -> r.tableName("ttl"));
-        dynamo.createTable(records("ttl"));
+        create("ttl");
         assertEquals(TimeToLiveStatus.DISABLED, ttlStatus("ttl"));
     }
 
     @Test
     void keysAreMeasuredInUtf8Bytes() {
-        dynamo.createTable(records("keys"));
+        create("keys");
         String twoByteRange1024 = "é".repeat(512);
         String twoByteRange1026 = "é".repeat(513);
 
@@ -133,7 +134,7 @@ class DynaliteIT {
 
     @Test
     void indexKeysAreMeasuredToo() {
-        dynamo.createTable(records("gsi"));
+        create("gsi");
         Map<String, AttributeValue> longWorkId = new java.util.HashMap<>(item("h", "r"));
         longWorkId.put("work_id_index_key", s("w".repeat(2049)));
         Map<String, AttributeValue> fitting = new java.util.HashMap<>(item("h", "r2"));
@@ -150,7 +151,7 @@ class DynaliteIT {
 
     @Test
     void itemsOver400KbAreRefusedWhateverTheCall() {
-        dynamo.createTable(records("sizes"));
+        create("sizes");
         Map<String, AttributeValue> fits = new java.util.HashMap<>(item("h", "fits"));
         fits.put("blob", s("x".repeat(400 * 1024 - 100)));
         Map<String, AttributeValue> over = new java.util.HashMap<>(item("h", "over"));
@@ -168,7 +169,7 @@ class DynaliteIT {
 
     @Test
     void batchesHoldAt25WritesAnd100Reads() {
-        dynamo.createTable(records("batches"));
+        create("batches");
         List<WriteRequest> writes = IntStream.range(0, 26).mapToObj(i -> put(item("h", "r" + i))).toList();
 
         dynamo.batchWriteItem(r -> r.requestItems(Map.of("batches", writes.subList(0, 25))));
@@ -184,7 +185,7 @@ class DynaliteIT {
 
     @Test
     void aQueryPageStopsAtOneMegabyte() {
-        dynamo.createTable(records("pages"));
+        create("pages");
         for (int i = 0; i < 15; i++) {
             Map<String, AttributeValue> item = new java.util.HashMap<>(item("h", String.format("p%02d", i)));
             item.put("blob", s("x".repeat(100 * 1024)));
@@ -200,7 +201,7 @@ class DynaliteIT {
 
     @Test
     void rangeKeysComeInUtf8ByteOrderNotJavasUtf16Order() {
-        dynamo.createTable(records("order"));
+        create("order");
         // U+FF61 sorts after U+1F600's surrogates in UTF-16, before U+1F600 in UTF-8.
         List<String> keys = List.of("a\uFF61", "a\uD83D\uDE00", "a\uE000", "a~", "a\u00E9");
         keys.forEach(k -> dynamo.putItem(r -> r.tableName("order").item(item("h", k))));
@@ -237,6 +238,11 @@ class DynaliteIT {
     }
 
     /** A table keyed like the records table, with its work-id-index. */
+    private static void create(String table) {
+        dynamo.createTable(records(table));
+        Dynalite.awaitActive(dynamo, table);
+    }
+
     private static CreateTableRequest records(String name) {
         return CreateTableRequest.builder().tableName(name).billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(

@@ -3,6 +3,7 @@ package datalake.emulators.stack;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import datalake.emulators.AwsEndpoints;
+import datalake.emulators.Dynalite;
 import datalake.emulators.template.ResolvedTemplate;
 import datalake.emulators.template.Template;
 import datalake.emulators.template.TemplateException;
@@ -16,7 +17,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
-import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.Projection;
@@ -129,8 +129,7 @@ final class EmulatorResources {
         } catch (ResourceInUseException alreadyThere) {
             // Kept as it is: the key schema of an existing table cannot change anyway.
         }
-        DescribeTableRequest describe = DescribeTableRequest.builder().tableName(name).build();
-        dynamoDb.waiter().waitUntilTableExists(describe);
+        Dynalite.awaitActive(dynamoDb, name);
         JsonNode ttl = p.path("TimeToLiveSpecification");
         if (ttl.path("Enabled").asBoolean(false) && dynamoDb.describeTimeToLive(r -> r.tableName(name))
                 .timeToLiveDescription().timeToLiveStatus() != TimeToLiveStatus.ENABLED) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import datalake.emulators.Dynalite;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import java.util.ArrayList;
@@ -57,6 +58,7 @@ class ThrottlingProxyIT {
                 .globalSecondaryIndexes(GlobalSecondaryIndex.builder().indexName("by-g")
                         .keySchema(key("g", KeyType.HASH), key("sk", KeyType.RANGE))
                         .projection(p -> p.projectionType(ProjectionType.ALL)).build()));
+        Dynalite.awaitActive(direct, table);
         proxy = ThrottlingProxy.start(Emulators.shared().dynamoDbEndpoint(),
                 new PartitionModel(PartitionLimits.scaledDown(100), clock::get));
     }
