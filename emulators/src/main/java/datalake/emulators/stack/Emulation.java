@@ -55,8 +55,8 @@ public final class Emulation {
                                 + " items (AWS deletes them within about two days)",
                         "SSESpecification", "dynalite does not encrypt",
                         "PointInTimeRecoverySpecification", "dynalite keeps no backups",
-                        "ContributorInsightsSpecification", "no Contributor Insights locally: the partition model's"
-                                + " counts stand in (scripts/shards.sh suggest --from-counts)"));
+                        "ContributorInsightsSpecification", "no Contributor Insights (suggest reads the partition"
+                                + " model's counts)"));
         created("AWS::SQS::Queue", "moto",
                 Set.of("QueueName", "VisibilityTimeout", "MessageRetentionPeriod", "MaximumMessageSize", "DelaySeconds",
                         "ReceiveMessageWaitTimeSeconds", "RedrivePolicy"),
