@@ -2,6 +2,7 @@ package datalake.tools;
 
 import datalake.records.Keys.TimeIndexKey;
 import datalake.records.MetadataRules;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -20,7 +21,7 @@ final class WriteCounts {
 
     private final int periodSeconds;
     private final Map<DayWhat, Map<Long, Long>> counts = new TreeMap<>(
-            java.util.Comparator.comparing(DayWhat::what).thenComparingLong(DayWhat::day));
+            Comparator.comparing(DayWhat::what).thenComparingLong(DayWhat::day));
 
     /** @param periodSeconds how long one period is: 1 for writes a second, 60 for a minute's */
     WriteCounts(int periodSeconds) {

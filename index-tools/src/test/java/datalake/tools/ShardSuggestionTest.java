@@ -151,6 +151,22 @@ class ShardSuggestionTest {
                 err.toString(StandardCharsets.UTF_8));
     }
 
+    @Test
+    void suggestsOptionsAreCheckedBeforeAnythingIsRead() {
+        for (String[] args : List.of(new String[] {"suggest", "--factor", "40"},
+                new String[] {"suggest", "--from-counts", "f.csv", "--hours", "2"},
+                new String[] {"suggest", "--hours", "0"}, new String[] {"suggest", "--shards", "4"},
+                new String[] {"show", "--from-counts", "f.csv"})) {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int status = ShardsCommand.run(args, new PrintStream(new ByteArrayOutputStream()),
+                    new PrintStream(err, true, StandardCharsets.UTF_8), () -> {
+                        throw new AssertionError("nothing is read for " + List.of(args));
+                    }, NOW, d -> { });
+            assertEquals(1, status, List.of(args).toString());
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains(ShardsCommand.USAGE), List.of(args).toString());
+        }
+    }
+
     /** scripts/scale_sim.py's busiest hour at {@code filesPerDay}, per day key and second. */
     private Path busiestHour(int filesPerDay) throws IOException, InterruptedException {
         Path root = Repository.root();
