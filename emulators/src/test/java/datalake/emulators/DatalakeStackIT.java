@@ -65,7 +65,7 @@ class DatalakeStackIT {
         // and the ingest queue has the template's attributes: 6x the ingester's timeout, 4 days, 256 KB, redrive
         Map<QueueAttributeName, String> ingest = sqs.getQueueAttributes(r -> r.queueUrl(stack.ingestQueueUrl())
                 .attributeNames(QueueAttributeName.ALL)).attributes();
-        assertEquals("360", ingest.get(QueueAttributeName.VISIBILITY_TIMEOUT));
+        assertEquals("361", ingest.get(QueueAttributeName.VISIBILITY_TIMEOUT));
         assertEquals("345600", ingest.get(QueueAttributeName.MESSAGE_RETENTION_PERIOD));
         assertEquals("262144", ingest.get(QueueAttributeName.MAXIMUM_MESSAGE_SIZE));
         JsonNode redrive = JSON.readTree(ingest.get(QueueAttributeName.REDRIVE_POLICY));
