@@ -152,7 +152,7 @@ if wants scale; then
   if $quick; then sc=(--seconds 60); warm=20; else sc=(--seconds 300); warm=30; fi
   python3 "$root/scripts/scale_sim.py" --emit-files "$out/scale-workload.csv" --factor "$scale_factor" "${sc[@]}"
   (cd benchmarks && "${java[@]}" "${lambda_jvm[@]}" -cp "$bench_classpath" datalake.bench.ScaleBenchmark \
-    --workload "$out/scale-workload.csv" --factor "$scale_factor" --warmup-seconds "$warm" --json "$out/scale.json")
+    --workload "$out/scale-workload.csv" --factor "$scale_factor" --warmup-seconds "$warm" --json "$out/scale.json" --counts "$out")
 fi
 
 echo "== cost in AWS ($region), from the figures above and published prices"

@@ -16,9 +16,14 @@ With --emit-files F it writes the busiest hour's uploads instead, file by file, 
 scale part: the same model at --files-per-day, with its rates and its burst sizes divided by --factor,
 for --seconds, as CSV lines "offset_ms,what,where,work_id" (work_id empty when the file has none).
 
+With --emit-counts F it writes the busiest hour's writes per day key and second at --files-per-day, as
+scripts/shards.sh suggest --from-counts reads them ("key,second,writes"): the top WHAT's seconds are
+those of the table above, the other WHATs' drawn by the same model.
+
 usage: scripts/scale_sim.py [--seed 1] [--whats 40] [--zipf 1.3] [--peak-factor 2.5] [--burst 20]
                             [--work-id-share 0.6] [--job-files 200] [--job-seconds 60] [--batch-ms 58.6]
        scripts/scale_sim.py --emit-files F [--factor 40] [--seconds 300] [--files-per-day 100000000]
+       scripts/scale_sim.py --emit-counts F [--files-per-day 100000000]
 """
 import argparse
 import math
@@ -27,6 +32,8 @@ import random
 PARTITION_WCU = 1000  # per partition, table and GSI alike
 PARTITION_RCU = 3000
 TABLE_WRU_QUOTA = 40000  # default per-table on-demand throughput quota (adjustable)
+SCALES = (1_000_000, 10_000_000, 100_000_000)
+COUNTS_DAY = 20454  # the day bucket of --emit-counts' keys (2026-01-01): any day serves
 
 
 def poisson(rng, lam):
@@ -55,11 +62,8 @@ def simulate(files_per_day, args, rng):
     seconds = 3600
     # time_index_key: the top WHAT's files in bursts (mean args.burst files within one second).
     top_rate = peak_rate * shares[0]
-    per_second_top = []
-    for _ in range(seconds):
-        bursts = poisson(rng, top_rate / args.burst)
-        per_second_top.append(sum(burst_size(rng, args.burst) for _ in range(bursts)))
-    per_second_top.sort()
+    top_seconds = key_seconds(rng, top_rate, args.burst, seconds)
+    per_second_top = sorted(top_seconds)
     # GSI: jobs of the top WHAT, Pareto-sized (mean about args.job-files), each writing its files over
     # args.job-seconds, or longer when that would exceed what one job uploads a second (args.job-rate);
     # the busiest job's key at its busiest second.
@@ -89,7 +93,39 @@ def simulate(files_per_day, args, rng):
         "concurrency": concurrency,
         "max_rate_at_template_concurrency": max_rate,
         "table_wru_peak": wru_per_second,
+        "top_seconds": top_seconds,
     }
+
+
+def key_seconds(rng, rate, burst, seconds):
+    """One day key's writes in each second: Poisson bursts (rate / burst a second) of burst_size files."""
+    out = []
+    for _ in range(seconds):
+        bursts = poisson(rng, rate / burst)
+        out.append(sum(burst_size(rng, burst) for _ in range(bursts)))
+    return out
+
+
+def emit_counts(args, rng):
+    """The busiest hour's writes per day key and second at args.files_per_day, as [(key, second, writes)].
+
+    The top WHAT's seconds are the table's (simulate, run through the scales in the table's order on the
+    same generator); the other WHATs' come from a generator of their own, so the table stays as printed.
+    """
+    if args.files_per_day not in SCALES:
+        raise SystemExit(f"--emit-counts takes --files-per-day {', '.join(str(n) for n in SCALES)} (the table's scales)")
+    for n in SCALES:
+        r = simulate(n, args, rng)
+        if n == args.files_per_day:
+            break
+    shares = zipf_shares(args.whats, args.zipf)
+    peak_rate = args.files_per_day / 86400 * args.peak_factor
+    others = random.Random(f"{args.seed}:{args.files_per_day}")
+    rows = []
+    for w, share in enumerate(shares):
+        seconds = r["top_seconds"] if w == 0 else key_seconds(others, peak_rate * share, args.burst, 3600)
+        rows.extend((f"{COUNTS_DAY}:what{w + 1:02d}", s, n) for s, n in enumerate(seconds) if n)
+    return rows
 
 
 def burst_size(rng, burst):
@@ -179,7 +215,8 @@ def main():
     parser.add_argument("--emit-files", help="write the busiest hour's uploads, one CSV line a file, to this file")
     parser.add_argument("--factor", type=float, default=40, help="with --emit-files: rates and bursts divided by this")
     parser.add_argument("--seconds", type=int, default=300, help="with --emit-files: seconds of the busiest hour")
-    parser.add_argument("--files-per-day", type=int, default=100_000_000, help="with --emit-files: the scale")
+    parser.add_argument("--files-per-day", type=int, default=100_000_000, help="with --emit-files or --emit-counts: the scale")
+    parser.add_argument("--emit-counts", help="write the busiest hour's writes per day key and second to this file")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     if args.emit_files:
@@ -189,15 +226,24 @@ def main():
                 out.write(f"{offset},what{w + 1:02d},host{where:02d},{work_id}\n")
         report_emitted(args, files)
         return
+    if args.emit_counts:
+        rows = emit_counts(args, rng)
+        with open(args.emit_counts, "w") as out:
+            out.write("key,second,writes\n")
+            for key, second, writes in rows:
+                out.write(f"{key},{second},{writes}\n")
+        print(f"emitted {len(rows):,} (key, second) counts of the busiest hour at {args.files_per_day:,} files/day"
+              f" to {args.emit_counts}")
+        return
 
-    emission = {"emit_files", "factor", "seconds", "files_per_day"}
+    emission = {"emit_files", "factor", "seconds", "files_per_day", "emit_counts"}
     print("assumptions: " + ", ".join(f"{k}={v}" for k, v in vars(args).items() if k not in emission))
     print(f"limits: {PARTITION_WCU} WCU/s and {PARTITION_RCU} RCU/s per partition (table and GSI);"
           f" {TABLE_WRU_QUOTA:,} WRU/s per on-demand table by default; 1 record item = 1 WCU")
     header = ("files/day", "avg/s", "peak/s", "top WHAT (top 3)", "top key p50/s", "p99.9/s", "max/s", "vs 1000",
               "biggest job", "GSI key/s", "Lambda conc.", "cap @10", "table WRU/s")
     rows = []
-    for n in (1_000_000, 10_000_000, 100_000_000):
+    for n in SCALES:
         r = simulate(n, args, rng)
         rows.append((f"{n:,}", f"{r['average_rate']:,.0f}", f"{r['peak_rate']:,.0f}", f"{100 * r['top_what_share']:.0f}% ({100 * r['top3_share']:.0f}%)",
                      f"{r['time_key_p50']:,}", f"{r['time_key_p999']:,}", f"{r['time_key_max']:,}",

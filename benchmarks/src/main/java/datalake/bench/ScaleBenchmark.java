@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -24,7 +25,9 @@ import java.util.function.Function;
  * runs: without limits (the baseline), with limits, and with limits and the top WHAT sharded.
  *
  * <p>usage: ScaleBenchmark --workload F --factor N [--runs unthrottled,unsharded,sharded] [--shards 4]
- * [--concurrency N] [--round-trip-ms 5] [--warmup-seconds 30] [--drain-minutes 20] [--json F]
+ * [--concurrency N] [--round-trip-ms 5] [--warmup-seconds 30] [--drain-minutes 20] [--json F] [--counts DIR]
+ * (each run's table keys' writes a second, {@code DIR/scale-<run>-counts.csv}, for {@code scripts/shards.sh
+ * suggest --from-counts F --factor N})
  */
 public final class ScaleBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -69,7 +72,9 @@ public final class ScaleBenchmark {
                         warm.freshness().p50());
             }
             for (ScaleRun run : runs) {
-                ScaleFigures figures = run.run(workload, dynalite.endpoint(), concurrency, roundTrip, drainLimit);
+                Optional<Path> counts = Optional.ofNullable(options.get("counts"))
+                        .map(dir -> Path.of(dir, "scale-" + run.name() + "-counts.csv"));
+                ScaleFigures figures = run.run(workload, dynalite.endpoint(), concurrency, roundTrip, drainLimit, counts);
                 results.add(figures);
                 out.printf(Locale.ROOT, "  %s: freshness p50 %.0f ms, p99 %.0f ms; %,d throttled writes; %,d handed back%n",
                         run.name(), figures.freshness().p50(), figures.freshness().p99(), figures.throttledWrites(),

@@ -24,13 +24,17 @@ import datalake.query.QueryClients;
 import datalake.query.QueryConfig;
 import datalake.records.ShardMap;
 import datalake.records.TimeBuckets;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -58,6 +62,12 @@ record ScaleRun(String name, PartitionLimits limits, int shards) {
     /** Runs the workload; waits at most {@code drainLimit} after its last arrival for every file. */
     ScaleFigures run(ScaleWorkload workload, URI dynamoDb, int concurrency, Duration roundTrip, Duration drainLimit)
             throws InterruptedException {
+        return run(workload, dynamoDb, concurrency, roundTrip, drainLimit, Optional.empty());
+    }
+
+    /** As above; with {@code counts}, writes there every table key's writes a second ({@link PartitionModel#writeCounts}). */
+    ScaleFigures run(ScaleWorkload workload, URI dynamoDb, int concurrency, Duration roundTrip, Duration drainLimit,
+            Optional<Path> counts) throws InterruptedException {
         try (ThrottlingProxy proxy = ThrottlingProxy.start(dynamoDb, limits)) {
             DatalakeStack stack = DatalakeStack.builder(new LocalEndpoints(proxy.endpoint(), NO_MOTO))
                     .prefix(DatalakeStack.uniquePrefix("scale-" + name)).tablesOnly().build();
@@ -115,6 +125,13 @@ record ScaleRun(String name, PartitionLimits limits, int shards) {
                             + (TimeBuckets.startOf(day + 1) - 1);
                     ReadCost firstPage = ReadCost.of(api, model, days, false);
                     ReadCost oneWhere = ReadCost.of(api, model, days + "&where=host00", true);
+                    if (counts.isPresent()) {
+                        try {
+                            model.writeCounts(counts.get());
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    }
                     return figures(workload, model, queue, acks, reasons, sent, lastArrival, firstSecond, lastSecond, firstPage,
                             oneWhere);
                 }

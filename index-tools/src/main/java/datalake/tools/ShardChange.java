@@ -50,6 +50,10 @@ final class ShardChange {
 
     /** The first day a change may take effect on: the day after tomorrow, UTC. */
     LocalDate earliestDay() {
+        return earliestDay(clock);
+    }
+
+    static LocalDate earliestDay(Clock clock) {
         return LocalDate.now(clock.withZone(ZoneOffset.UTC)).plusDays(2);
     }
 

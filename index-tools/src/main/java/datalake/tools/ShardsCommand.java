@@ -6,7 +6,9 @@ import datalake.lambda.Environment;
 import datalake.lambda.EnvironmentVariable;
 import datalake.lambda.SdkClientFactory;
 import datalake.records.ShardMap;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
@@ -15,19 +17,26 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.cloudwatch.CloudWatchClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * {@code scripts/shards.sh show | set WHAT --from YYYY-MM-DD --shards S}: prints or changes the records
- * table's shard map (docs/SCALE.md, "Write sharding"; the checks are {@link ShardChange}'s). Reads
+ * {@code scripts/shards.sh show | set WHAT --from YYYY-MM-DD --shards S | suggest}: prints or changes the
+ * records table's shard map (docs/SCALE.md, "Write sharding"; the checks are {@link ShardChange}'s), or
+ * suggests which WHATs to shard from measured writes ({@link ShardSuggestion}). Reads
  * {@code DATALAKE_DYNAMODB_TABLE}, {@code AWS_REGION}, the AWS CLI's credentials and
  * {@code AWS_ENDPOINT_URL_*}, as the other tools. Exit status 0 done (or nothing to change), 1 a usage
  * error or a refused change.
  */
 public final class ShardsCommand {
+    static final int MAX_HOURS = 168;
     static final String USAGE = "usage: scripts/shards.sh show\n"
             + "       scripts/shards.sh set WHAT --from YYYY-MM-DD --shards S   (S from 1, unsharded, to "
-            + ShardMap.MAX_SHARDS + "; from the day after tomorrow, UTC, on)";
+            + ShardMap.MAX_SHARDS + "; from the day after tomorrow, UTC, on)\n"
+            + "       scripts/shards.sh suggest [--hours H]   (from the records table's Contributor Insights, the"
+            + " last H hours, 1 to " + MAX_HOURS + ", 24 by default)\n"
+            + "       scripts/shards.sh suggest --from-counts FILE [--factor F]   (from \"key,second,writes\" lines,"
+            + " each times F)";
     static final String PYTHON_WARNING = "warning: the Python datalake's API reads only <day>:<what> keys: it cannot"
             + " read the files of a WHAT's sharded days; serve them through this API.";
 
@@ -43,12 +52,22 @@ public final class ShardsCommand {
     private static MapTable fromEnvironment() {
         Environment env = Environment.system();
         String table = env.require(EnvironmentVariable.DYNAMODB_TABLE);
-        DynamoDbClient dynamoDb = SdkClientFactory.forFunction(env, 4).build(DynamoDbClient.builder());
-        return new MapTable(dynamoDb, table);
+        SdkClientFactory clients = SdkClientFactory.forFunction(env, 4);
+        DynamoDbClient dynamoDb = clients.build(DynamoDbClient.builder());
+        return new MapTable(dynamoDb, table,
+                () -> ContributorInsights.of(dynamoDb, clients.build(CloudWatchClient.builder())));
     }
 
-    /** Where the map is: a DynamoDB client and the records table's name. */
-    record MapTable(DynamoDbClient dynamoDb, String table) {
+    /**
+     * Where the map is: a DynamoDB client and the records table's name; and where the table's Contributor
+     * Insights are (built only by a suggest that reads them).
+     */
+    record MapTable(DynamoDbClient dynamoDb, String table, Supplier<ContributorInsights.Reports> insights) {
+        MapTable(DynamoDbClient dynamoDb, String table) {
+            this(dynamoDb, table, () -> {
+                throw new IllegalStateException("no CloudWatch here: give --from-counts.");
+            });
+        }
     }
 
     /**
@@ -59,7 +78,8 @@ public final class ShardsCommand {
             Sleeper sleeper) {
         Arguments parsed;
         try {
-            parsed = Arguments.parse(args, Set.of("--from", "--shards"), Set.of("--help"));
+            parsed = Arguments.parse(args, Set.of("--from", "--shards", "--from-counts", "--factor", "--hours"),
+                    Set.of("--help"));
         } catch (IllegalArgumentException e) {
             return usage(err, e.getMessage());
         }
@@ -68,10 +88,16 @@ public final class ShardsCommand {
             return 0;
         }
         List<String> words = parsed.positional;
+        if (words.equals(List.of("suggest"))) {
+            return suggest(parsed, out, err, target, clock);
+        }
+        if (parsed.has("--from-counts") || parsed.has("--factor") || parsed.has("--hours")) {
+            return usage(err, "--from-counts, --factor and --hours go with suggest.");
+        }
         boolean show = words.equals(List.of("show")) && !parsed.has("--from") && !parsed.has("--shards");
         boolean set = words.size() == 2 && words.get(0).equals("set");
         if (!show && !set) {
-            return usage(err, "give show, or set WHAT with --from and --shards.");
+            return usage(err, "give show, set WHAT with --from and --shards, or suggest.");
         }
         LocalDate from = null;
         int shards = 0;
@@ -120,6 +146,76 @@ public final class ShardsCommand {
                     + "); check the table, the region and the credentials.");
             return 1;
         }
+    }
+
+    /**
+     * Which WHATs to shard ({@link ShardSuggestion}), from a file of counts or, without one, from the
+     * records table's Contributor Insights.
+     */
+    private static int suggest(Arguments parsed, PrintStream out, PrintStream err, Supplier<MapTable> target,
+            Clock clock) {
+        String file = parsed.get("--from-counts");
+        double factor;
+        int hours;
+        try {
+            if (parsed.has("--from") || parsed.has("--shards")) {
+                throw new IllegalArgumentException("suggest takes neither --from nor --shards.");
+            }
+            if (file == null && parsed.has("--factor")) {
+                throw new IllegalArgumentException("--factor goes with --from-counts.");
+            }
+            if (file != null && parsed.has("--hours")) {
+                throw new IllegalArgumentException("--hours goes with Contributor Insights, not with --from-counts.");
+            }
+            factor = factor(parsed.get("--factor"));
+            hours = parsed.number("--hours", 24, 1, MAX_HOURS);
+        } catch (IllegalArgumentException e) {
+            return usage(err, e.getMessage());
+        }
+        WriteCounts counts;
+        String source;
+        try {
+            if (file != null) {
+                counts = CountsFile.read(Path.of(file), factor);
+                source = file + (factor == 1 ? "" : ", times " + factor);
+            } else {
+                MapTable on = target.get();
+                counts = ContributorInsights.read(on.insights().get(), on.table(), clock.instant(), hours);
+                source = "Contributor Insights of " + on.table() + ", the last " + hours + " hours";
+            }
+        } catch (IOException e) {
+            err.println("shards: cannot read " + file + " (" + e.getMessage() + ").");
+            return 1;
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            err.println("shards: " + e.getMessage());
+            return 1;
+        } catch (SdkException e) {
+            err.println("shards: DynamoDB or CloudWatch did not answer as expected (" + e.getClass().getSimpleName()
+                    + "); check the table, the region and the credentials (IndexOperatorPolicy).");
+            return 1;
+        }
+        ShardSuggestion.Result result = ShardSuggestion.of(counts);
+        out.println("suggest: " + result.whats() + " WHATs' day keys, writes a"
+                + (counts.periodSeconds() == 1 ? " second" : " " + counts.periodSeconds() + " s") + ", from " + source
+                + ".");
+        ShardSuggestion.report(result, counts.periodSeconds(), ShardChange.earliestDay(clock)).forEach(out::println);
+        return 0;
+    }
+
+    private static double factor(String text) {
+        if (text == null) {
+            return 1;
+        }
+        try {
+            double factor = Double.parseDouble(text);
+            if (factor >= 1 && factor <= 1_000_000) {
+                return factor;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalArgumentException("--factor must be a number from 1 on (what the counts' rates were divided"
+                + " by).");
     }
 
     private static LocalDate date(String text) {

@@ -1,5 +1,9 @@
 package datalake.emulators.limits;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +56,20 @@ public final class PartitionModel {
         Map<PartitionKey, KeyTally> copy = new HashMap<>(keys.size() * 2);
         keys.forEach((key, state) -> copy.put(key, state.tally(key)));
         return copy;
+    }
+
+    /**
+     * Every table key's writes admitted in each second of the model, as {@code scripts/shards.sh suggest
+     * --from-counts} reads them: the line {@code key,second,writes}, then one a key and second with writes.
+     * GSI keys are left out: they are not sharded.
+     */
+    public void writeCounts(Path file) throws IOException {
+        StringBuilder out = new StringBuilder("key,second,writes\n");
+        tallies().values().stream().filter(t -> !t.key().isIndex())
+                .sorted(Comparator.comparing(t -> t.key().value()))
+                .forEach(t -> t.writesBySecond().forEach((second, writes) ->
+                        out.append(t.key().value()).append(',').append(second).append(',').append(writes).append('\n')));
+        Files.writeString(file, out);
     }
 
     /**

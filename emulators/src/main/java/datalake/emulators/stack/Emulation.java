@@ -54,7 +54,9 @@ public final class Emulation {
                         "set (kept by dynalite.js: dynalite has no UpdateTimeToLive); nothing local deletes expired"
                                 + " items (AWS deletes them within about two days)",
                         "SSESpecification", "dynalite does not encrypt",
-                        "PointInTimeRecoverySpecification", "dynalite keeps no backups"));
+                        "PointInTimeRecoverySpecification", "dynalite keeps no backups",
+                        "ContributorInsightsSpecification", "no Contributor Insights (suggest reads the partition"
+                                + " model's counts)"));
         created("AWS::SQS::Queue", "moto",
                 Set.of("QueueName", "VisibilityTimeout", "MessageRetentionPeriod", "MaximumMessageSize", "DelaySeconds",
                         "ReceiveMessageWaitTimeSeconds", "RedrivePolicy"),
