@@ -239,7 +239,7 @@ public final class FreshnessBenchmark {
         row(out, "  queue: -> handler starts (pollers' wait, receive)", queue);
         row(out, "  ours: -> its write acknowledged (handler)", ours);
         row(out, "    of which the file's HEAD (moto)", head);
-        row(out, "    of which the batch's BatchWriteItem (DDB Local)", write);
+        row(out, "    of which the batch's BatchWriteItem (dynalite)", write);
         row(out, "    of which our code (the rest)", code);
         row(out, "  query: -> the query API returns it", query);
         row(out, "handler invocation, start to end", handler);

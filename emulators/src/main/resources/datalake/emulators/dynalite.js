@@ -9,7 +9,8 @@
 // - it measures a string key in UTF-16 code units, not UTF-8 bytes, and does not measure index keys at
 //   all: a 1,025-byte range key of two-byte characters, or a 2,049-byte work_id_index_key, was stored.
 //   Here every key of the table and of its global secondary indexes is measured in UTF-8 bytes.
-// Tables become ACTIVE at once (as in DynamoDB Local, which this replaces), not after 500 ms.
+// Tables become ACTIVE on dynalite's next write, not after 500 ms; clients still wait for ACTIVE
+// (Dynalite.awaitActive), as DynamoDB asks.
 'use strict'
 
 const crc32 = require('buffer-crc32')
