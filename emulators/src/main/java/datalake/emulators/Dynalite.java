@@ -31,7 +31,9 @@ public final class Dynalite implements AutoCloseable {
      * dynalite, answer CreateTable while the table is CREATING and refuse its items until then; the SDK's
      * own waiter polls every 20 s.
      *
-     * @throws IllegalStateException when the table is not ACTIVE within 10 s
+     * @throws software.amazon.awssdk.core.exception.SdkException when it is not ACTIVE within 10 s, or
+     *     DescribeTable fails otherwise than with ResourceNotFoundException (the waiter's own errors)
+     * @throws IllegalStateException when the waiter ends on an error it was told to stop at
      */
     public static void awaitActive(DynamoDbClient dynamoDb, String table) {
         try (DynamoDbWaiter waiter = DynamoDbWaiter.builder().client(dynamoDb).overrideConfiguration(o -> o
