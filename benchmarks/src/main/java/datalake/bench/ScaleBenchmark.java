@@ -67,7 +67,7 @@ public final class ScaleBenchmark {
             if (warmup > 0) {
                 // The JIT compiles the ingester and the proxy, as a warm Lambda sandbox is.
                 ScaleFigures warm = new ScaleRun("warmup", PartitionLimits.unlimited(), 1)
-                        .run(workload.first(warmup), dynalite.endpoint(), concurrency, roundTrip, drainLimit);
+                        .run(workload.first(warmup), dynalite.endpoint(), concurrency, roundTrip, drainLimit, Optional.empty());
                 out.printf(Locale.ROOT, "  warm-up: the first %d s without limits, freshness p50 %.0f ms%n", warmup,
                         warm.freshness().p50());
             }

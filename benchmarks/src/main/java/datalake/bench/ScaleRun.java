@@ -59,13 +59,10 @@ record ScaleRun(String name, PartitionLimits limits, int shards) {
     /** Where no emulator is: the run builds only the tables, so nothing calls it. */
     private static final URI NO_MOTO = URI.create("http://127.0.0.1:9");
 
-    /** Runs the workload; waits at most {@code drainLimit} after its last arrival for every file. */
-    ScaleFigures run(ScaleWorkload workload, URI dynamoDb, int concurrency, Duration roundTrip, Duration drainLimit)
-            throws InterruptedException {
-        return run(workload, dynamoDb, concurrency, roundTrip, drainLimit, Optional.empty());
-    }
-
-    /** As above; with {@code counts}, writes there every table key's writes a second ({@link PartitionModel#writeCounts}). */
+    /**
+     * Runs the workload; waits at most {@code drainLimit} after its last arrival for every file. With
+     * {@code counts}, writes there every table key's writes a second ({@link PartitionModel#writeCounts}).
+     */
     ScaleFigures run(ScaleWorkload workload, URI dynamoDb, int concurrency, Duration roundTrip, Duration drainLimit,
             Optional<Path> counts) throws InterruptedException {
         try (ThrottlingProxy proxy = ThrottlingProxy.start(dynamoDb, limits)) {
