@@ -34,6 +34,11 @@ record BucketReader(RecordsTable table, ShardMapSource shards, ExecutorService e
                 maxRead);
     }
 
+    /** How many keys the day of the WHAT (at {@code where}, unless null) is under: what opening it costs. */
+    int keys(long bucket, String what, String where) {
+        return shards.current().keys(bucket, what, where).size();
+    }
+
     /**
      * Every record of the day of the WHAT (at {@code where}, unless null), each once, each key read to its
      * end with Queries of {@code limit} items, a sharded day's keys concurrently and in no order: for

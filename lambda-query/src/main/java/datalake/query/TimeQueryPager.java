@@ -7,19 +7,23 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 
 /**
- * Pages of a time query. The day buckets of [start, end] are read concurrently, a wave of buckets at
- * a time, and merged in bucket order, each bucket in range-key order; a page ends after
- * {@code pageSize} records, or when {@code maxBucketsPerPage} buckets were read (very long, sparse
- * ranges then take several short pages instead of one slow request).
+ * Pages of a time query. The day buckets of [start, end] are read by need, a wave of buckets at a time
+ * (each wave's buckets concurrently), and merged in bucket order, each bucket in range-key order; a page
+ * ends after {@code pageSize} records, or when {@code maxBucketsPerPage} buckets were read (very long,
+ * sparse ranges then take several short pages instead of one slow request).
  *
  * <p>A page needs {@code pageSize + 1} records: enough to fill it and to know whether anything follows,
- * so {@code next} is null exactly on the last page (unless the page ended at the bucket budget). A wave
- * reads them in at most two concurrent rounds: first every bucket's share of the page (at least
- * {@code minShare} records), then, for the buckets that had more than their share, as many more as
- * the page could still take from each of them given the records found in the buckets before it. Sparse
- * buckets (a few files a day) are read once; 30 full buckets give a page from 769 items instead of the
- * 3,030 of a page from every bucket. The second round goes on with the first one's {@link DayReader}, so
- * a sharded day's keys are read forward, never again from the page's position.
+ * so {@code next} is null exactly on the last page (unless the page ended at the bucket budget). The first
+ * wave is the first bucket alone: a busy day fills the page, and the days after it would cost a Query each,
+ * a sharded day's S + 1. A wave that leaves the page short was read to its end, so the next one is sized
+ * by what the whole days read gave: as many days again as the records still wanted take at that density,
+ * half as many more; after days that gave nothing, as many days as a wave's worth of Queries reads
+ * ({@code waveSize} keys, or four times the last wave's). A sparse range (a few files a day) thus takes two
+ * rounds, an empty one a few. A wave reads its records in at most two concurrent rounds: first every
+ * bucket's share of the page (at least {@code minShare} records), then, for the buckets that had more than
+ * their share, as many more as the page could still take from each of them given the records found in
+ * the buckets before it. The second round goes on with the first one's {@link DayReader}, so a sharded
+ * day's keys are read forward, never again from the page's position.
  */
 final class TimeQueryPager {
     private final BucketReader buckets;
@@ -28,7 +32,8 @@ final class TimeQueryPager {
 
     /**
      * @param pageSize          records per page (100 in the API)
-     * @param waveSize          buckets read concurrently before merging (a 30-day query is one wave)
+     * @param waveSize          the most buckets read concurrently before merging, and the Queries a wave
+     *                          may spend on days not yet known to hold anything
      * @param maxBucketsPerPage buckets one request may read
      * @param readLimit         the most items one Query asks for: reads grow up to it as matches prove sparse
      * @param minShare          the fewest items a bucket's read asks for
@@ -71,10 +76,12 @@ final class TimeQueryPager {
         String after = cursor == null ? null : cursor.after();
         long budgetEnd = Math.min(query.lastBucket(), from + limits.maxBucketsPerPage() - 1);
         List<StoredRecord> page = new ArrayList<>(limits.pageSize());
+        Density density = new Density();
         long next = from;
+        long waveEnd = from;
         while (next <= budgetEnd) {
-            long waveEnd = Math.min(budgetEnd, next + limits.waveSize() - 1);
-            for (BucketRead read : readWave(query, next, waveEnd, next == from ? after : null, page.size())) {
+            List<BucketRead> reads = readWave(query, next, waveEnd, next == from ? after : null, page.size());
+            for (BucketRead read : reads) {
                 for (StoredRecord record : read.records()) {
                     if (page.size() == limits.pageSize()) {
                         StoredRecord last = page.get(page.size() - 1);
@@ -83,11 +90,69 @@ final class TimeQueryPager {
                     page.add(record);
                 }
             }
+            // The page is short, so every day of the wave was read to its end: count what each gave, but
+            // the cursor's day, read from the middle.
+            for (int i = 0; i < reads.size(); i++) {
+                if (next + i != from || after == null) {
+                    density.add(reads.get(i).records().size());
+                }
+            }
+            int keys = keys(query, next, waveEnd);
             next = waveEnd + 1;
+            waveEnd = Math.min(budgetEnd, next + nextWave(query, next, density, limits.pageSize() + 1 - page.size(),
+                    keys) - 1);
         }
         // Every bucket up to budgetEnd was read and returned; continue after it, if the query goes on.
         Cursor more = budgetEnd < query.lastBucket() ? new Cursor(budgetEnd + 1, null) : null;
         return new Page(page, more);
+    }
+
+    /** The whole days read so far and the records they gave the page. */
+    private static final class Density {
+        int days;
+        long records;
+
+        void add(int dayRecords) {
+            days++;
+            records += dayRecords;
+        }
+    }
+
+    /**
+     * How many days the next wave reads, from {@code first} on: those the {@code wanted} records take at
+     * the density seen, half as many more; one after the cursor's day alone (a busy day is followed by
+     * another); after days that gave nothing, as many as {@code waveSize} keys, or four times the last
+     * wave's {@code lastKeys}, take, so that empty days read only what an unsharded wave would, while a
+     * range of them still takes few rounds. At least one day, at most a wave.
+     */
+    private int nextWave(FilesQuery.ByTime query, long first, Density density, int wanted, int lastKeys) {
+        if (density.records > 0) {
+            double days = 1.5 * wanted * density.days / density.records;
+            return (int) Math.max(1, Math.min(limits.waveSize(), Math.ceil(days)));
+        }
+        if (density.days == 0) {
+            return 1;
+        }
+        long spend = Math.max(limits.waveSize(), 4L * lastKeys);
+        int days = 0;
+        long keys = 0;
+        while (days < limits.waveSize()) {
+            keys += buckets.keys(first + days, query.what(), query.where());
+            if (days > 0 && keys > spend) {
+                break;
+            }
+            days++;
+        }
+        return days;
+    }
+
+    /** The keys (Queries at least) of the days first..last. */
+    private int keys(FilesQuery.ByTime query, long first, long last) {
+        int keys = 0;
+        for (long bucket = first; bucket <= last; bucket++) {
+            keys += buckets.keys(bucket, query.what(), query.where());
+        }
+        return keys;
     }
 
     /**

@@ -53,13 +53,18 @@ class PageCostTest {
 
     /** {@code perWhere} files of each of 40 WHEREs on one day, their starts spread evenly over the day. */
     private static List<Metadata> day(int perWhere) {
+        return day(0, perWhere);
+    }
+
+    /** {@code perWhere} files of each of 40 WHEREs on day {@code day} after T0's, spread evenly over it. */
+    private static List<Metadata> day(int day, int perWhere) {
         List<Metadata> files = new ArrayList<>();
         int total = perWhere * WHERES;
         for (int w = 0; w < WHERES; w++) {
             for (int i = 0; i < perWhere; i++) {
-                long start = T0 + (i * WHERES + w) * (DAY / total);
+                long start = T0 + day * DAY + (i * WHERES + w) * (DAY / total);
                 String where = String.format("host-%02d", w);
-                files.add(TestFiles.file(String.format("f%02d-%05d", w, i), "w", where, start, null));
+                files.add(TestFiles.file(String.format("f%02d-%02d-%05d", day, w, i), "w", where, start, null));
             }
         }
         return files;
@@ -71,6 +76,11 @@ class PageCostTest {
     }
 
     private Cost pages(List<Metadata> files, int shards, long start, long end) {
+        return pages(files, shards, start, end, Integer.MAX_VALUE);
+    }
+
+    /** The first {@code most} pages of the query. */
+    private Cost pages(List<Metadata> files, int shards, long start, long end, int most) {
         ShardMap map = sharded(shards);
         InMemoryRecordsTable table = new InMemoryRecordsTable().put(TestFiles.records(files, map));
         TimeQueryPager pager = new TimeQueryPager(new BucketReader(table, () -> map, shardExecutor), executor,
@@ -86,7 +96,7 @@ class PageCostTest {
             cost.items().add(table.itemsRead() - items);
             cost.records().addAll(page.records());
             cursor = page.next();
-        } while (cursor != null);
+        } while (cursor != null && cost.queries().size() < most);
         return cost;
     }
 
@@ -105,6 +115,52 @@ class PageCostTest {
         assertTrue(cost.maxQueries() <= shards + 2, "Queries per page " + cost.queries());
         assertTrue(cost.totalItems() <= 1.5 * unsharded.totalItems(),
                 "items read " + cost.totalItems() + " against " + unsharded.totalItems() + " unsharded");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 4, 16})
+    void aThirtyDayPageServedFromItsFirstDayCostsWhatThatDaysPageCosts(int shards) {
+        // given a WHAT sharded into S every day: a day of 4,000 files, then 29 days of 1,000
+        List<Metadata> files = new ArrayList<>(day(0, 100));
+        for (int d = 1; d < 30; d++) {
+            files.addAll(day(d, 25));
+        }
+
+        // when the first 5 pages of the 30 days are read, sharded and unsharded, and of the first day alone
+        Cost unsharded = pages(files, 1, T0, T0 + 30 * DAY - 1, 5);
+        Cost cost = pages(files, shards, T0, T0 + 30 * DAY - 1, 5);
+        Cost firstDay = pages(files, shards, T0, T0 + DAY - 1, 5);
+
+        // then the pages are the same, and each costs exactly what the page of the day alone does, at most
+        // S + 2 Queries (reading every day for its share cost 40, 216 and 594)
+        assertEquals(unsharded.rangeKeys(), cost.rangeKeys(), "the unsharded pages");
+        assertEquals(500, cost.records().size());
+        assertEquals(firstDay.queries(), cost.queries(), "Queries per page, the day alone");
+        assertEquals(firstDay.items(), cost.items(), "items per page, the day alone");
+        assertTrue(cost.maxQueries() <= shards + 2, "Queries per page " + cost.queries());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 4, 16})
+    void aPageThatCrossesIntoTheNextBusyDayReadsThatDayAloneAfterIt(int shards) {
+        // given three busy days of 4,000 files, sharded into S
+        List<Metadata> files = new ArrayList<>();
+        for (int d = 0; d < 3; d++) {
+            files.addAll(day(d, 100));
+        }
+
+        // when every page of a 30-day range over them is read
+        Cost unsharded = pages(files, 1, T0, T0 + 30 * DAY - 1);
+        Cost cost = pages(files, shards, T0, T0 + 30 * DAY - 1);
+
+        // then every file came in order; a page costs at most two days' pages (S + 2 each), but the last,
+        // which reads each of the 27 empty days after the third once, since any could hold a file
+        long keys = shards == 1 ? 1 : shards + 1;
+        assertEquals(unsharded.rangeKeys(), cost.rangeKeys(), "the unsharded pages");
+        assertEquals(12_000, cost.records().size());
+        List<Long> butLast = cost.queries().subList(0, cost.queries().size() - 1);
+        assertTrue(butLast.stream().allMatch(q -> q <= 2L * (shards + 2)), "Queries per page " + cost.queries());
+        assertTrue(cost.queries().getLast() <= (shards + 2) + 27 * keys, "the last page " + cost.queries());
     }
 
     @ParameterizedTest

@@ -11,6 +11,7 @@ import datalake.records.ShardMapSource;
 import datalake.records.Metadata;
 import datalake.dynamodb.StoredRecord;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
@@ -72,30 +73,55 @@ class TimeQueryPagerTest {
     }
 
     @Test
-    void theBucketsOfAQueryAreReadConcurrently() throws Exception {
-        // given five buckets whose reads each wait until all five are in flight
-        CountDownLatch allInFlight = new CountDownLatch(5);
+    void aSparseRangeIsReadInTwoRoundsTheFirstDayThenTheRestConcurrently() throws Exception {
+        // given a file a day for ten days, and reads of the days after the first that each wait until all
+        // nine are in flight
+        putEveryDay(10, 1);
+        CountDownLatch allInFlight = new CountDownLatch(9);
         Set<Long> read = ConcurrentHashMap.newKeySet();
         table.onRead(bucket -> {
             read.add(bucket);
-            allInFlight.countDown();
-            try {
-                allInFlight.await(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (bucket > 19723L) {
+                allInFlight.countDown();
+                try {
+                    allInFlight.await(5, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
         });
-        FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, T0 + 10, T0 + 4 * DAY + 10);
+        FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, T0, T0 + 10 * DAY - 1);
 
         // when a page is asked
         long started = System.nanoTime();
         Page page = pager(100, 32, 256, 101).page(query, null);
 
-        // then every bucket was read, at the same time (one after another would wait 5 s per bucket)
-        assertEquals(Set.of(19723L, 19724L, 19725L, 19726L, 19727L), read);
+        // then the first day, sparse, had the other nine read at once (one after another would wait 5 s
+        // each), and nothing more: one Query a day
+        assertEquals(10, read.size());
         assertTrue(allInFlight.getCount() == 0 && System.nanoTime() - started < TimeUnit.SECONDS.toNanos(4));
-        assertTrue(page.records().isEmpty());
+        assertEquals(10, page.records().size());
         assertNull(page.next());
+        assertEquals(10, table.reads());
+    }
+
+    @Test
+    void emptyDaysWidenTheNextWaveToAWavesWorthOfQueries() {
+        // given a range of 40 days whose only file is on the last one, waves of 32 days at most
+        table.put(TestFiles.records(List.of(file("last", "w", "h", T0 + 39 * DAY, null))));
+        List<Long> read = Collections.synchronizedList(new ArrayList<>());
+        table.onRead(read::add);
+        FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, T0, T0 + 40 * DAY - 1);
+
+        // when a page is asked
+        Page page = pager(100, 32, 256, 101).page(query, null);
+
+        // then the first day was read alone, then 32 days (a wave of one key each), then the last 7: every
+        // day once
+        assertEquals(List.of("last"), ids(page.records()));
+        assertEquals(40, read.size());
+        assertEquals(40, new HashSet<>(read).size());
+        assertEquals(19723L, read.get(0));
     }
 
     @Test
@@ -130,7 +156,7 @@ class TimeQueryPagerTest {
     }
 
     @Test
-    void aPageOfDenseBucketsReadsWhatThePageCanUseNotAPageFromEveryBucket() {
+    void aPageOfDenseBucketsReadsTheFirstBucketAlone() {
         // given 30 day buckets of 300 files each
         putEveryDay(30, 300);
         FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, T0, T0 + 30 * DAY - 1);
@@ -139,15 +165,13 @@ class TimeQueryPagerTest {
         Page page = new TimeQueryPager(new BucketReader(table, ShardMapSource.NONE, executor), executor,
                 TimeQueryPager.Limits.API).page(query, null);
 
-        // then it is the first bucket's first 100 files, and the buckets gave 10 records each, then the
-        // first ten as many more as the page could take from each (91, 81, ... 11, and 10 for the last:
-        // no read asks for fewer): 769 items in 40 reads, where a page from every bucket would be
-        // 30 x 101 = 3,030 items
+        // then it is the first bucket's first 100 files, from one Query of 101 items: the other 29 buckets
+        // were never read (reading each for its share took 40 Queries and 769 items)
         assertEquals(100, page.records().size());
         assertEquals("d00-000", page.records().get(0).id());
         assertEquals("d00-099", page.records().get(99).id());
-        assertEquals(300 + 91 + 81 + 71 + 61 + 51 + 41 + 31 + 21 + 11 + 10, table.itemsRead());
-        assertEquals(30 + 10, table.reads());
+        assertEquals(101, table.itemsRead());
+        assertEquals(1, table.reads());
     }
 
     @Test
@@ -159,7 +183,7 @@ class TimeQueryPagerTest {
         Page page = new TimeQueryPager(new BucketReader(table, ShardMapSource.NONE, executor), executor,
                 TimeQueryPager.Limits.API).page(query, null);
 
-        // one read a bucket, all at once, and nothing follows
+        // one read a bucket (the first, then the other 29 at once), and nothing follows
         assertEquals(90, page.records().size());
         assertNull(page.next());
         assertEquals(30, table.reads());
