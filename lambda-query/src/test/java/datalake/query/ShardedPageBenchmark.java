@@ -41,7 +41,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * <ul>
  * <li>{@code day}: every 100-record page of a day of {@code --day-files} (4,000);
  * <li>{@code 30d}: the first {@code --month-pages} pages of a 30-day query: that day, then 29 days of
- *     {@code --month-files} (1,000) each; every page reads the 30 days' keys;
+ *     {@code --month-files} (1,000) each: a page served from that day reads it alone;
  * <li>{@code hour}: every page of a 1-hour window of a day of {@code --hour-day-files} (10,000).
  * </ul>
  * Read units are the ConsumedCapacity dynalite reports ({@link ReadTally}: the items a Query read, their
