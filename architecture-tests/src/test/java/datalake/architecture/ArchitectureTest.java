@@ -36,8 +36,8 @@ import java.util.regex.Pattern;
 
 /**
  * The shape of the code, as every module's main classes have it (docs/DESIGN.md, "Modules"): one module per
- * package, what each module may use, thin handlers, no public type that no other module needs, and
- * {@code Optional} for what a table or store may not hold.
+ * package, what each module may use, thin handlers, no public type that no other module or package needs,
+ * and {@code Optional} for what a table or store may not hold.
  */
 @AnalyzeClasses(packages = "datalake", importOptions = {ImportOption.DoNotIncludeTests.class,
         ArchitectureTest.NoTestJars.class})
