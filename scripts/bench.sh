@@ -18,7 +18,7 @@
 #      compilation, through the real SDK clients with 5 ms per AWS call (no emulator), alternating;
 #   8. scale: docs/SCALE.md's busiest hour at 100 million files a day (scripts/scale_sim.py's workload) and
 #      DynamoDB's partition limits, both divided by one factor, through the real ingester on dynalite
-#      behind the partition-limit model (emulators' ThrottlingProxy): without limits, with them, and with the
+#      behind the partition-limit model (benchmarks' ThrottlingProxy): without limits, with them, and with the
 #      top WHAT sharded; writes per key, throttled writes, files handed back to SQS, freshness, 30-day reads;
 #   then scripts/cost.py turns the figures into dollars (per million files, queries, records).
 # usage: scripts/bench.sh [--quick] [--ingest-files N] [--ingest-backlog N] [--region R] [--scale-factor N]

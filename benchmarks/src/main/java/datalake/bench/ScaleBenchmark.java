@@ -2,7 +2,7 @@ package datalake.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import datalake.emulators.Dynalite;
-import datalake.emulators.limits.PartitionLimits;
+import datalake.bench.limits.PartitionLimits;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -3,12 +3,10 @@ package datalake.tools;
 import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.RecordKey;
 import datalake.ingester.Deadline;
-import datalake.ingester.DynamoLatestTable;
-import datalake.ingester.DynamoObjectIndex;
-import datalake.ingester.DynamoRecordsTable;
 import datalake.ingester.Followed;
 import datalake.ingester.Ingester;
 import datalake.ingester.ObjectEvent;
+import datalake.ingester.StoredIndex;
 import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
@@ -29,18 +27,13 @@ import java.util.Set;
  */
 final class DriftRepair {
     private final Ingester ingester;
-    private final DynamoRecordsTable recordsTable;
-    private final DynamoObjectIndex objectIndex;
-    private final DynamoLatestTable latestTable;
+    private final StoredIndex index;
     private final RecordFactory factory;
     private final Clock clock;
 
-    DriftRepair(Ingester ingester, DynamoRecordsTable recordsTable, DynamoObjectIndex objectIndex,
-            DynamoLatestTable latestTable, RecordFactory factory, Clock clock) {
+    DriftRepair(Ingester ingester, StoredIndex index, RecordFactory factory, Clock clock) {
         this.ingester = ingester;
-        this.recordsTable = recordsTable;
-        this.objectIndex = objectIndex;
-        this.latestTable = latestTable;
+        this.index = index;
         this.factory = factory;
         this.clock = clock;
     }
@@ -67,19 +60,19 @@ final class DriftRepair {
         }
         // Records of this URL the per-object item does not know (planted, or written before it existed).
         Set<RecordKey> wanted = new HashSet<>();
-        ObjectEntry now = followed.indexed() ? objectIndex.read(List.of(finding.url())).get(finding.url()) : null;
+        ObjectEntry now = followed.indexed() ? index.object(finding.url()).orElse(null) : null;
         if (now != null) {
             wanted.addAll(now.recordKeys());
         }
         Set<RecordKey> stray = new LinkedHashSet<>(stored.keys());
         stray.removeAll(wanted);
         if (!stray.isEmpty()) {
-            objectIndex.removeRecords(finding.url(), stray);
+            index.removeRecords(finding.url(), stray);
             Set<String> whatWheres = new HashSet<>();
             stored.records().stream().filter(r -> stray.contains(RecordKey.of(r)))
                     .forEach(r -> whatWheres.add(r.whatWhereKey().toString()));
             for (String whatWhere : whatWheres) {
-                Record current = latestTable == null ? null : latestTable.current(WhatWhereKey.parse(whatWhere)).orElse(null);
+                Record current = index.latest(WhatWhereKey.parse(whatWhere)).orElse(null);
                 boolean currentFile = now != null && now.indexed() && current != null
                         && current.createTime() == now.createTime() && current.metadata().equals(now.metadata());
                 if (current != null && current.url().equals(finding.url()) && !currentFile) {
@@ -91,17 +84,17 @@ final class DriftRepair {
 
     /** Replaces a latest-table entry with the newest file of the day buckets, or removes it. */
     private void retire(Record entry) {
-        if (latestTable == null) {
+        if (!index.keepsLatest()) {
             return;
         }
         long newest = TimeBuckets.bucketOf(entry.metadata().start());
-        Optional<Record> replacement = recordsTable.newest(entry.metadata().where(), factory.shardMap()
+        Optional<Record> replacement = index.newest(entry.metadata().where(), factory.shardMap()
                 .timeIndexKeys(entry.metadata().what(), entry.metadata().where(), newest, newest - 90));
         if (replacement.filter(r -> r.url().equals(entry.url()) && r.createTime() == entry.createTime()
                 && r.metadata().equals(entry.metadata())).isPresent()) {
             return;
         }
-        latestTable.replace(entry, replacement);
+        index.replaceLatest(entry, replacement);
     }
 
 }

@@ -2,11 +2,9 @@ package datalake.tools;
 
 import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.RecordKey;
-import datalake.ingester.DynamoLatestTable;
-import datalake.ingester.DynamoObjectIndex;
-import datalake.ingester.DynamoRecordsTable;
 import datalake.ingester.Ingester;
-import datalake.ingester.ObjectStore;
+import datalake.ingester.IngesterConfig;
+import datalake.ingester.StoredIndex;
 import datalake.ingester.StoredObject;
 import datalake.records.Metadata;
 import datalake.records.MetadataParser;
@@ -28,6 +26,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -114,9 +113,9 @@ final class Reconcile {
     }
 
     private final S3Client s3;
-    private final ObjectStore store;
-    private final DynamoRecordsTable recordsTable;
-    private final DynamoLatestTable latestTable;
+    private final DynamoDbClient dynamoDb;
+    private final IngesterConfig config;
+    private final StoredIndex index;
     private final RecordFactory factory;
     private final Clock clock;
     private final int concurrency;
@@ -125,17 +124,17 @@ final class Reconcile {
     final AtomicLong checked = new AtomicLong();
     volatile String phase = "reading the index";
 
-    Reconcile(S3Client s3, ObjectStore store, Ingester ingester, DynamoRecordsTable recordsTable,
-            DynamoObjectIndex objectIndex, DynamoLatestTable latestTable, RecordFactory factory, Clock clock,
-            int concurrency) {
+    /** Checks the configuration's tables (read whole, with the DynamoDB client) against the bucket (with S3's). */
+    Reconcile(S3Client s3, DynamoDbClient dynamoDb, IngesterConfig config, StoredIndex index, Ingester ingester,
+            RecordFactory factory, Clock clock, int concurrency) {
         this.s3 = s3;
-        this.store = store;
-        this.recordsTable = recordsTable;
-        this.latestTable = latestTable;
+        this.dynamoDb = dynamoDb;
+        this.config = config;
+        this.index = index;
         this.factory = factory;
         this.clock = clock;
         this.concurrency = concurrency;
-        this.repair = new DriftRepair(ingester, recordsTable, objectIndex, latestTable, factory, clock);
+        this.repair = new DriftRepair(ingester, index, factory, clock);
     }
 
     String progressLine() {
@@ -149,10 +148,9 @@ final class Reconcile {
 
     Result run(Target target, boolean fix) {
         long started = clock.millis();
-        IndexSnapshot index = IndexSnapshot.read(recordsTable.dynamoDb(), recordsTable.table(),
-                latestTable == null ? null : latestTable.table(), target);
-        Map<String, IndexSnapshot.Stored> records = new HashMap<>(index.records);
-        Map<String, IndexSnapshot.Stored> allRecords = Map.copyOf(index.records);
+        IndexSnapshot snapshot = IndexSnapshot.read(dynamoDb, config.recordsTable(), config.latestTable(), target);
+        Map<String, IndexSnapshot.Stored> records = new HashMap<>(snapshot.records);
+        Map<String, IndexSnapshot.Stored> allRecords = Map.copyOf(snapshot.records);
         phase = "checking the bucket";
         List<Finding> findings = Collections.synchronizedList(new ArrayList<>());
         long invalid = 0;
@@ -185,7 +183,7 @@ final class Reconcile {
                             invalidObjects.add(expected.url() + ": " + expected.problem());
                         }
                     }
-                    compare(expected, records.remove(expected.url()), index.entries.get(expected.url()), findings);
+                    compare(expected, records.remove(expected.url()), snapshot.entries.get(expected.url()), findings);
                 }
                 token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
             } while (token != null);
@@ -197,7 +195,7 @@ final class Reconcile {
                     + " record(s), but the object is not in the bucket"));
         }
         Set<String> orphaned = new HashSet<>(records.keySet());
-        for (Record entry : index.latest) {
+        for (Record entry : snapshot.latest) {
             IndexSnapshot.Stored stored = allRecords.get(entry.url());
             boolean dangling = stored == null || orphaned.contains(entry.url()) || stored.records().stream()
                     .noneMatch(r -> r.createTime() == entry.createTime() && r.metadata().equals(entry.metadata()));
@@ -213,7 +211,7 @@ final class Reconcile {
             phase = "fixing";
             for (Finding finding : sorted) {
                 try {
-                    repair.fix(finding, target, allRecords.get(finding.url()), index.latest);
+                    repair.fix(finding, target, allRecords.get(finding.url()), snapshot.latest);
                 } catch (RuntimeException e) {
                     unfixed.add(new Unfixed(finding, e.getMessage()));
                 }
@@ -226,7 +224,7 @@ final class Reconcile {
     /** HEADs one object: the records its metadata makes, or none (and why); null when it is gone. */
     private Expected expected(String bucket, String key) {
         String url = "s3://" + bucket + "/" + key;
-        StoredObject stored = store.head(bucket, key).orElse(null);
+        StoredObject stored = index.head(bucket, key).orElse(null);
         if (stored == null) {
             return null;
         }

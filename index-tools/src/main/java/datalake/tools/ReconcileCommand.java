@@ -1,11 +1,7 @@
 package datalake.tools;
 
-import datalake.ingester.DynamoLatestTable;
-import datalake.ingester.DynamoObjectIndex;
-import datalake.ingester.DynamoRecordsTable;
-import datalake.ingester.Backoff;
 import datalake.ingester.Ingester;
-import datalake.ingester.S3ObjectStore;
+import datalake.ingester.StoredIndex;
 import datalake.lambda.ConfigurationException;
 import datalake.lambda.Environment;
 import java.io.PrintStream;
@@ -70,11 +66,8 @@ public final class ReconcileCommand {
     static Reconcile of(Tools tools, int workers) {
         var config = tools.config();
         var dynamoDb = tools.clients().dynamoDb();
-        return new Reconcile(tools.clients().s3(), new S3ObjectStore(tools.clients().s3()), tools.ingester(),
-                new DynamoRecordsTable(dynamoDb, config.recordsTable(), Backoff.standard()),
-                new DynamoObjectIndex(dynamoDb, config.recordsTable(), Backoff.standard()),
-                config.latestTable() == null ? null : new DynamoLatestTable(dynamoDb, config.latestTable()),
-                Ingester.recordFactory(config, dynamoDb), Clock.systemUTC(), workers);
+        return new Reconcile(tools.clients().s3(), dynamoDb, config, StoredIndex.forAws(config, tools.clients()),
+                tools.ingester(), Ingester.recordFactory(config, dynamoDb), Clock.systemUTC(), workers);
     }
 
     /**

@@ -8,7 +8,7 @@ import java.util.random.RandomGenerator;
  * Exponential backoff with full jitter (AWS architecture blog, "Exponential Backoff And Jitter"):
  * the n-th retry waits a uniformly random time in [0, min(cap, base * 2^(n-1))].
  */
-public record Backoff(Duration base, Duration cap, Sleeper sleeper, RandomGenerator random) {
+record Backoff(Duration base, Duration cap, Sleeper sleeper, RandomGenerator random) {
     public static final Duration DEFAULT_BASE = Duration.ofMillis(50);
     public static final Duration DEFAULT_CAP = Duration.ofSeconds(2);
 

@@ -20,7 +20,7 @@ import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
  * {@link LatestTable} on DynamoDB: a conditional PutItem, so that concurrent ingesters converge on the
  * newest file whatever the order of their writes (docs/DESIGN.md, "Decisions, and why").
  */
-public record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements LatestTable {
+record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements LatestTable {
     /** An older file never replaces a newer one: greater start wins, then greater create_time. */
     static final String CONDITION = "attribute_not_exists(#key) OR #metadata.#start < :start"
             + " OR (#metadata.#start = :start AND #create_time < :create_time)";

@@ -26,7 +26,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * writes, and {@code stale_keys = list_append(stale_keys, record_keys)} keeps the previous state's
  * keys for deletion in the same atomic write.
  */
-public record DynamoObjectIndex(DynamoDbClient dynamoDb, String table, Backoff backoff) implements ObjectIndex {
+record DynamoObjectIndex(DynamoDbClient dynamoDb, String table, Backoff backoff) implements ObjectIndex {
     /** BatchGetItem's limit of keys per call. */
     static final int MAX_BATCH_GET = 100;
     static final String CONDITION = "attribute_not_exists(#observed_at) OR #observed_at <= :observed_at";

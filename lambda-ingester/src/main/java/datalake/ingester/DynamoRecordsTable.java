@@ -34,7 +34,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * when DynamoDB rejects every record of a write for another reason, the table is at fault rather
  * than the records (a wrong key schema, say), and the rejections are transient.
  */
-public record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff backoff) implements RecordsTable {
+record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff backoff) implements RecordsTable {
     /** BatchWriteItem's limit of write requests per call. */
     static final int MAX_BATCH = 25;
 

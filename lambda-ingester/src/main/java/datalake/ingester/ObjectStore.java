@@ -6,7 +6,7 @@ import java.util.Optional;
  * The data-lake bucket as the ingester reads it: the facts of an object, never its content. The AWS
  * implementation is {@link S3ObjectStore}.
  */
-public interface ObjectStore {
+interface ObjectStore {
     /** The user metadata key that holds the datalake metadata (header {@code x-amz-meta-datalake}). */
     String METADATA_KEY = "datalake";
 

@@ -7,7 +7,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /** {@link ObjectStore} on S3: one HeadObject per object (never GetObject: the content is not needed). */
-public record S3ObjectStore(S3Client s3) implements ObjectStore {
+record S3ObjectStore(S3Client s3) implements ObjectStore {
     @Override
     public Optional<StoredObject> head(String bucket, String key) {
         HeadObjectResponse head;

@@ -14,7 +14,7 @@ import java.util.Set;
  * catalogue does not name, so that nothing differs silently (EmulationTest runs it on template.yaml);
  * {@link #markdown()} is the table docs/DESIGN.md shows (the same test keeps them equal).
  */
-public final class Emulation {
+final class Emulation {
     /** How one type is treated. */
     public enum Treatment {
         /** Created on moto or dynalite. */

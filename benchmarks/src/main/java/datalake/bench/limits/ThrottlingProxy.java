@@ -1,4 +1,4 @@
-package datalake.emulators.limits;
+package datalake.bench.limits;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

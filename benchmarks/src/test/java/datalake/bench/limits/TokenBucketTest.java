@@ -1,4 +1,4 @@
-package datalake.emulators.limits;
+package datalake.bench.limits;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,19 +1,19 @@
-package datalake.emulators.limits;
+package datalake.bench.limits;
 
-import static datalake.emulators.limits.PartitionGate.EQUALS;
-import static datalake.emulators.limits.PartitionGate.array;
-import static datalake.emulators.limits.PartitionGate.merge;
-import static datalake.emulators.limits.PartitionGate.name;
-import static datalake.emulators.limits.PartitionGate.throttled;
+import static datalake.bench.limits.PartitionGate.EQUALS;
+import static datalake.bench.limits.PartitionGate.array;
+import static datalake.bench.limits.PartitionGate.merge;
+import static datalake.bench.limits.PartitionGate.name;
+import static datalake.bench.limits.PartitionGate.throttled;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import datalake.emulators.limits.PartitionGate.Decision;
-import datalake.emulators.limits.PartitionGate.Forward;
-import datalake.emulators.limits.PartitionGate.Refuse;
-import datalake.emulators.limits.PartitionModel.WriteCharge;
+import datalake.bench.limits.PartitionGate.Decision;
+import datalake.bench.limits.PartitionGate.Forward;
+import datalake.bench.limits.PartitionGate.Refuse;
+import datalake.bench.limits.PartitionModel.WriteCharge;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package datalake.emulators.limits;
+package datalake.bench.limits;
 
 /**
  * The capacity one key has left: it fills at a rate up to a capacity, on a clock the caller passes in
