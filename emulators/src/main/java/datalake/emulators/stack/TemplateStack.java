@@ -215,7 +215,7 @@ public final class TemplateStack {
         private final Set<String> withheld = new HashSet<>();
         private Set<String> types;
         private Path template = Repository.template();
-        private String stackName = "local";
+        private String stackName = SamTransform.Deployment.DEFAULT_STACK_NAME;
 
         private Builder(AwsEndpoints aws) {
             this.aws = Objects.requireNonNull(aws, "aws");
@@ -264,11 +264,8 @@ public final class TemplateStack {
          * @throws TemplateException when the template or a parameter is refused, as CloudFormation would
          */
         public TemplateStack build() {
-            ResolvedTemplate resolved = SamTransform.transform(template).resolve()
-                    .parameters(parameters)
-                    .account(aws.accountId(), aws.region())
-                    .stackName(stackName)
-                    .build();
+            ResolvedTemplate resolved = SamTransform.transform(template,
+                    new SamTransform.Deployment(stackName, aws.accountId(), aws.region(), parameters)).resolve().build();
             String id = UUID.randomUUID().toString().replace("-", "").substring(0, 10);
             return new TemplateStack(id, aws, EmulatorResources.create(aws, resolved, withheld, types));
         }
