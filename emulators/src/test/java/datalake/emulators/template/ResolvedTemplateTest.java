@@ -215,4 +215,29 @@ class ResolvedTemplateTest {
         assertEquals(SamTransform.Deployment.DEFAULT_STACK_NAME, stack.pseudoParameter("AWS::StackName"));
         assertEquals(SamTransform.Deployment.DEFAULT_STACK_NAME + "-Queue", stack.getAtt("Queue", "QueueName"));
     }
+
+    @Test
+    void versionsAndScalingPoliciesHaveTheValuesCloudFormationDocuments() throws IOException {
+        // Given two versions of one function and a scaling policy on a scalable target
+        Template template = template("""
+                {'Resources': {'Fn': {'Type': 'AWS::Lambda::Function', 'Properties': {'FunctionName': 'f'}},
+                   'First': {'Type': 'AWS::Lambda::Version', 'Properties': {'FunctionName': {'Ref': 'Fn'}}},
+                   'Second': {'Type': 'AWS::Lambda::Version', 'Properties': {'FunctionName': {'Ref': 'Fn'}}},
+                   'Target': {'Type': 'AWS::ApplicationAutoScaling::ScalableTarget', 'Properties': {
+                     'ResourceId': 'table/t', 'ScalableDimension': 'dynamodb:table:WriteCapacityUnits',
+                     'ServiceNamespace': 'dynamodb'}},
+                   'Policy': {'Type': 'AWS::ApplicationAutoScaling::ScalingPolicy', 'Properties': {
+                     'PolicyName': 'write', 'ScalingTargetId': {'Ref': 'Target'}}}}}
+                """);
+        ResolvedTemplate stack = template.resolve().build();
+        // Then a version's Ref is the function's ARN with its number, numbered as Lambda publishes them
+        assertEquals("arn:aws:lambda:us-east-1:123456789012:function:f:1", stack.ref("First"));
+        assertEquals("arn:aws:lambda:us-east-1:123456789012:function:f:2", stack.ref("Second"));
+        assertEquals("2", stack.getAtt("Second", "Version"));
+        // and a scaling policy's Ref (and Arn) is Application Auto Scaling's policy ARN
+        String arn = stack.ref("Policy");
+        assertTrue(arn.matches("arn:aws:autoscaling:us-east-1:123456789012:scalingPolicy:[0-9a-f-]{36}"
+                + ":resource/dynamodb/table/t:policyName/write"), arn);
+        assertEquals(arn, stack.getAtt("Policy", "Arn"));
+    }
 }
