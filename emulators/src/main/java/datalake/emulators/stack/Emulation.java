@@ -116,7 +116,7 @@ public final class Emulation {
         notEmulated("AWS::KMS::Key", "no KMS locally (KeyPolicyTest checks the key policy)");
         notEmulated("AWS::IAM::Role", "no IAM locally (IamProofIT checks every recorded call)");
         notEmulated("AWS::IAM::ManagedPolicy", "as roles");
-        notEmulated("AWS::Lambda::Version", "the handler runs as built: no versions");
+        notEmulated("AWS::Lambda::Version", "the handler runs as built; version numbers follow template order");
         notEmulated("AWS::Lambda::Alias", "no aliases (nor SnapStart, which restores published versions)");
         notEmulated("AWS::Lambda::Permission", "nothing checks who may invoke a function locally");
         notEmulated("AWS::Logs::LogGroup", "logs go to standard output");
