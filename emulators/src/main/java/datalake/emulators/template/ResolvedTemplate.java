@@ -441,12 +441,13 @@ public final class ResolvedTemplate {
                     throw new TemplateException("the template has no parameter " + name + " to override.");
                 }
             }
+            // Checked before the transform, as CloudFormation does: a refused value never reaches the translator.
+            Map<String, JsonNode> values = new LinkedHashMap<>();
+            this.template.parameters().properties().forEach(e -> values.put(e.getKey(),
+                    parameterValue(e.getKey(), e.getValue(), overrides.get(e.getKey()))));
             // The SAM transform of these very parameters, account, region and stack name, as CloudFormation runs it.
             Template template = this.template.forDeployment(
                     new SamTransform.Deployment(stackName, accountId, region, overrides));
-            Map<String, JsonNode> values = new LinkedHashMap<>();
-            template.parameters().properties().forEach(e -> values.put(e.getKey(),
-                    parameterValue(e.getKey(), e.getValue(), overrides.get(e.getKey()))));
             Map<String, JsonNode> pseudo = new HashMap<>();
             pseudo.put("AWS::AccountId", new TextNode(accountId));
             pseudo.put("AWS::Region", new TextNode(region));
