@@ -3,8 +3,9 @@ with aws-sam-translator, the library `sam` and CloudFormation itself run.
 
     python scripts/lib/sam_transform.py TEMPLATE [Name=Value ...]   (JSON on standard output)
 
-Parameters not given take the template's defaults; pseudo parameters are those of the local stack
-(moto's account 123456789012, us-east-1), overridable the same way (AWS::Region=eu-west-1). The
+Parameters not given take the template's defaults. The pseudo parameters AWS::AccountId, AWS::Region and
+AWS::StackName are given the same way (emulators' SamTransform passes the stack's own); the partition,
+URL suffix and stack id follow from them. The
 transform needs no AWS account: the policies in template.yaml are statements, never managed-policy
 names that the translator would look up in IAM (a name it cannot resolve fails the transform here).
 """
@@ -17,15 +18,23 @@ from samtranslator.parser.parser import Parser
 from samtranslator.translator.translator import Translator
 from samtranslator.yaml_helper import yaml_parse
 
-PSEUDO_PARAMETERS = {
-    "AWS::AccountId": "123456789012",
-    "AWS::Region": "us-east-1",
-    "AWS::Partition": "aws",
-    "AWS::URLSuffix": "amazonaws.com",
-    "AWS::StackName": "datalake-local",
-    "AWS::StackId": "arn:aws:cloudformation:us-east-1:123456789012:stack/datalake-local/local",
-    "AWS::NotificationARNs": [],
-}
+REQUIRED = ("AWS::AccountId", "AWS::Region", "AWS::StackName")
+
+
+def pseudo_parameters(given):
+    """The pseudo parameters CloudFormation passes the transform, from the account, region and stack name."""
+    missing = [name for name in REQUIRED if name not in given]
+    if missing:
+        raise SystemExit("error: give " + ", ".join(name + "=..." for name in missing))
+    region = given["AWS::Region"]
+    partition = "aws-cn" if region.startswith("cn-") else "aws-us-gov" if region.startswith("us-gov-") else "aws"
+    return {
+        "AWS::Partition": partition,
+        "AWS::URLSuffix": "amazonaws.com.cn" if partition == "aws-cn" else "amazonaws.com",
+        "AWS::StackId": "arn:" + partition + ":cloudformation:" + region + ":" + given["AWS::AccountId"]
+                        + ":stack/" + given["AWS::StackName"] + "/local",
+        "AWS::NotificationARNs": [],
+    }
 
 
 def no_managed_policy_names():
@@ -50,10 +59,11 @@ def main(argv):
         return 2
     with open(argv[1], encoding="utf-8") as f:
         template = as_packaged(yaml_parse(f.read()))
-    parameters = dict(PSEUDO_PARAMETERS)
+    parameters = {}
     for assignment in argv[2:]:
         name, _, value = assignment.partition("=")
         parameters[name] = value
+    parameters = {**pseudo_parameters(parameters), **parameters}
     try:
         # The session only tells the translator the region (no call is made with it).
         session = boto3.session.Session(region_name=parameters["AWS::Region"])

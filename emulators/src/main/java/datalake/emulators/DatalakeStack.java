@@ -134,8 +134,9 @@ public final class DatalakeStack {
 
     /** The SQS trigger of the ingester (the template's IngesterFunction Events.Uploads). */
     public SqsEventSource ingestEventSource() {
-        return stack.eventSource(INGESTER).orElseThrow(() -> new IllegalStateException(
-                "template.yaml has no SQS event source for " + INGESTER + "."));
+        return stack.eventSources(INGESTER).stream().filter(source -> source.queueLogicalId().equals("IngestQueue"))
+                .findFirst().orElseThrow(() -> new IllegalStateException(
+                        "template.yaml has no SQS event source from IngestQueue for " + INGESTER + "."));
     }
 
     public ApiSettings api() {

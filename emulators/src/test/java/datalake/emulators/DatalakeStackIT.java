@@ -207,6 +207,33 @@ class DatalakeStackIT {
     }
 
     @Test
+    void rebuildingAStackUpdatesItsTablesBillingModeAndCapacities(DynamoDbClient dynamoDb) {
+        // Given a stack whose tables are on demand
+        String prefix = DatalakeStack.uniquePrefix("update");
+        DatalakeStack onDemand = DatalakeStack.builder(AWS).prefix(prefix).tablesOnly().build();
+        assertEquals(BillingMode.PAY_PER_REQUEST, dynamoDb.describeTable(r -> r.tableName(onDemand.recordsTable()))
+                .table().billingModeSummary().billingMode());
+
+        // When it is built again with provisioned tables, as a stack update
+        DatalakeStack.builder(AWS).prefix(prefix).tablesOnly().parameters(Map.of("TableBillingMode", "PROVISIONED",
+                "TableMinWriteCapacity", "4", "TableMinReadCapacity", "2")).build();
+
+        // Then the tables and the GSI have the new billing mode and capacities
+        TableDescription records = dynamoDb.describeTable(r -> r.tableName(onDemand.recordsTable())).table();
+        assertEquals(BillingMode.PROVISIONED, records.billingModeSummary().billingMode());
+        for (var throughput : List.of(records.provisionedThroughput(),
+                records.globalSecondaryIndexes().get(0).provisionedThroughput())) {
+            assertEquals(2L, throughput.readCapacityUnits(), throughput.toString());
+            assertEquals(4L, throughput.writeCapacityUnits(), throughput.toString());
+        }
+
+        // and back on demand when built again with the defaults
+        DatalakeStack.builder(AWS).prefix(prefix).tablesOnly().build();
+        assertEquals(BillingMode.PAY_PER_REQUEST, dynamoDb.describeTable(r -> r.tableName(onDemand.latestTable()))
+                .table().billingModeSummary().billingMode());
+    }
+
+    @Test
     void aParameterTheTemplateRefusesIsRefusedBeforeAnythingIsMade() {
         TemplateException refused = assertThrows(TemplateException.class, () -> DatalakeStack.builder(AWS)
                 .prefix(DatalakeStack.uniquePrefix("jwt")).parameter("ApiAuthMode", "JWT").build());

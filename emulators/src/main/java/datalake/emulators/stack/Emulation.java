@@ -1,11 +1,13 @@
 package datalake.emulators.stack;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import datalake.emulators.template.Template;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * What the local stack does with each resource type of the template: created on an emulator, used as
@@ -36,8 +38,10 @@ final class Emulation {
      *
      * @param type        the CloudFormation type
      * @param treatment   what the local stack does with it
-     * @param applied     the properties applied as written
-     * @param differences properties not applied (or applied only in part), each with what differs
+     * @param applied     the properties applied as written; a dotted path ({@code A.B}) names a property inside
+     *                    another (inside each element of a list), and once a property's inner ones are named,
+     *                    every inner property the template uses must be named too
+     * @param differences properties not applied (or applied only in part), each with what differs, named as above
      * @param note        for the whole type: what differs, or where it is checked instead
      */
     public record Coverage(String type, Treatment treatment, Set<String> applied, Map<String, String> differences,
@@ -49,7 +53,8 @@ final class Emulation {
     static {
         created("AWS::DynamoDB::Table", "dynalite",
                 Set.of("TableName", "AttributeDefinitions", "KeySchema", "GlobalSecondaryIndexes", "BillingMode",
-                        "ProvisionedThroughput"),
+                        "ProvisionedThroughput", "GlobalSecondaryIndexes.IndexName", "GlobalSecondaryIndexes.KeySchema",
+                        "GlobalSecondaryIndexes.Projection", "GlobalSecondaryIndexes.ProvisionedThroughput"),
                 Map.of("TimeToLiveSpecification",
                         "set (kept by dynalite.js: dynalite has no UpdateTimeToLive); nothing local deletes expired"
                                 + " items (AWS deletes them within about two days)",
@@ -73,7 +78,8 @@ final class Emulation {
                 Set.of("TopicArn", "Endpoint", "RawMessageDelivery", "FilterPolicy"),
                 Map.of("Protocol", "sqs only: moto sends no e-mail (AlarmEmailSubscription is not made)"));
         created("AWS::S3::Bucket", "moto",
-                Set.of("BucketName", "BucketEncryption", "PublicAccessBlockConfiguration", "OwnershipControls"),
+                Set.of("BucketName", "BucketEncryption", "PublicAccessBlockConfiguration", "OwnershipControls",
+                        "NotificationConfiguration.TopicConfigurations", "NotificationConfiguration.QueueConfigurations"),
                 Map.of("NotificationConfiguration", "topic and queue configurations with their events and key filters;"
                                 + " moto omits the sequencer of each record",
                         "VersioningConfiguration", "set; moto sends no notification for a delete marker (tests send"
@@ -110,7 +116,7 @@ final class Emulation {
         notEmulated("AWS::KMS::Key", "no KMS locally (KeyPolicyTest checks the key policy)");
         notEmulated("AWS::IAM::Role", "no IAM locally (IamProofIT checks every recorded call)");
         notEmulated("AWS::IAM::ManagedPolicy", "as roles");
-        notEmulated("AWS::Lambda::Version", "the handler runs as built: no versions");
+        notEmulated("AWS::Lambda::Version", "the handler runs as built; version numbers follow template order");
         notEmulated("AWS::Lambda::Alias", "no aliases (nor SnapStart, which restores published versions)");
         notEmulated("AWS::Lambda::Permission", "nothing checks who may invoke a function locally");
         notEmulated("AWS::Logs::LogGroup", "logs go to standard output");
@@ -144,7 +150,8 @@ final class Emulation {
 
     /**
      * What the template uses that this catalogue does not name: a resource type, or a property of a created
-     * or settings type that is neither applied nor listed with its difference. Empty when nothing differs
+     * or settings type, at any depth of its properties, that is neither applied nor listed with its
+     * difference. Both branches of an Fn::If count (each may be the stack's). Empty when nothing differs
      * silently.
      */
     public static List<String> uncovered(Template template) {
@@ -155,17 +162,45 @@ final class Emulation {
                 out.add(resource.logicalId() + ": the type " + resource.type() + " is not in the local stack's catalogue");
                 continue;
             }
-            if (coverage.treatment() == Treatment.NOT_EMULATED) {
-                continue;
+            if (coverage.treatment() != Treatment.NOT_EMULATED) {
+                uncovered(resource, coverage, "", resource.properties(), out);
             }
-            resource.properties().fieldNames().forEachRemaining(property -> {
-                if (!coverage.applied().contains(property) && !coverage.differences().containsKey(property)) {
-                    out.add(resource.logicalId() + ": the property " + resource.type() + "." + property
-                            + " is neither applied locally nor listed with its difference");
-                }
-            });
         }
         return out;
+    }
+
+    /** The properties inside {@code value} (at {@code path}) that the coverage does not name. */
+    private static void uncovered(Template.Resource resource, Coverage coverage, String path, JsonNode value,
+            List<String> out) {
+        if (value.isArray()) {
+            value.forEach(element -> uncovered(resource, coverage, path, element, out));
+            return;
+        }
+        if (!value.isObject()) {
+            return;
+        }
+        if (value.size() == 1) {
+            String function = value.fieldNames().next();
+            if (function.equals("Fn::If")) {
+                for (int branch = 1; branch < value.get(function).size(); branch++) {
+                    uncovered(resource, coverage, path, value.get(function).get(branch), out);
+                }
+                return;
+            }
+            if (function.equals("Ref") || function.startsWith("Fn::")) {
+                return;
+            }
+        }
+        value.properties().forEach(e -> {
+            String property = path.isEmpty() ? e.getKey() : path + "." + e.getKey();
+            if (!coverage.applied().contains(property) && !coverage.differences().containsKey(property)) {
+                out.add(resource.logicalId() + ": the property " + resource.type() + "." + property
+                        + " is neither applied locally nor listed with its difference");
+            } else if (Stream.concat(coverage.applied().stream(), coverage.differences().keySet().stream())
+                    .anyMatch(named -> named.startsWith(property + "."))) {
+                uncovered(resource, coverage, property, e.getValue(), out);
+            }
+        });
     }
 
     /** The table of docs/DESIGN.md, "What the local stack does not do". */

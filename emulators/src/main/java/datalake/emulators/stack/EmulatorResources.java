@@ -12,17 +12,23 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.Projection;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughput;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
+import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
 import software.amazon.awssdk.services.s3.model.FilterRule;
@@ -96,6 +102,7 @@ final class EmulatorResources {
     private void table(String logicalId, JsonNode p) {
         DynamoDbClient dynamoDb = aws.dynamoDb();
         String name = stack.ref(logicalId);
+        // CloudFormation's default billing mode is PROVISIONED, which then needs throughput: it never assumes one.
         boolean provisioned = p.path("BillingMode").asText("PROVISIONED").equals("PROVISIONED");
         CreateTableRequest.Builder request = CreateTableRequest.builder()
                 .tableName(name)
@@ -104,7 +111,7 @@ final class EmulatorResources {
                         .attributeName(a.path("AttributeName").asText()).attributeType(a.path("AttributeType").asText()).build()))
                 .keySchema(keys(p.path("KeySchema")));
         if (provisioned) {
-            request.provisionedThroughput(throughput(p.path("ProvisionedThroughput")));
+            request.provisionedThroughput(throughput("the table " + logicalId, p.path("ProvisionedThroughput")));
         }
         if (p.has("GlobalSecondaryIndexes")) {
             request.globalSecondaryIndexes(list(p.path("GlobalSecondaryIndexes"), g -> {
@@ -119,15 +126,17 @@ final class EmulatorResources {
                         .keySchema(keys(g.path("KeySchema")))
                         .projection(projection.build());
                 if (provisioned) {
-                    index.provisionedThroughput(throughput(g.path("ProvisionedThroughput")));
+                    index.provisionedThroughput(throughput("the index " + g.path("IndexName").asText() + " of "
+                            + logicalId, g.path("ProvisionedThroughput")));
                 }
                 return index.build();
             }));
         }
+        CreateTableRequest create = request.build();
         try {
-            dynamoDb.createTable(request.build());
+            dynamoDb.createTable(create);
         } catch (ResourceInUseException alreadyThere) {
-            // Kept as it is: the key schema of an existing table cannot change anyway.
+            update(dynamoDb, logicalId, create);
         }
         Dynalite.awaitActive(dynamoDb, name);
         JsonNode ttl = p.path("TimeToLiveSpecification");
@@ -136,6 +145,58 @@ final class EmulatorResources {
             dynamoDb.updateTimeToLive(r -> r.tableName(name).timeToLiveSpecification(t -> t
                     .attributeName(ttl.path("AttributeName").asText()).enabled(true)));
         }
+    }
+
+    /**
+     * Brings an existing table to the template's billing mode and capacities, as a stack update does. Its
+     * key schema cannot change; nor can its indexes here (dynalite's UpdateTable neither creates nor deletes
+     * an index), so a table whose indexes differ is refused rather than kept as it was.
+     */
+    private static void update(DynamoDbClient dynamoDb, String logicalId, CreateTableRequest wanted) {
+        TableDescription table = dynamoDb.describeTable(r -> r.tableName(wanted.tableName())).table();
+        Map<String, GlobalSecondaryIndexDescription> existing = new HashMap<>();
+        table.globalSecondaryIndexes().forEach(index -> existing.put(index.indexName(), index));
+        Set<String> names = new TreeSet<>();
+        wanted.globalSecondaryIndexes().forEach(index -> names.add(index.indexName()));
+        if (!names.equals(new TreeSet<>(existing.keySet()))) {
+            throw new TemplateException("the table " + wanted.tableName() + " (" + logicalId + ") already exists with the"
+                    + " indexes " + new TreeSet<>(existing.keySet()) + " where the template declares " + names
+                    + "; the local DynamoDB cannot add or drop an index: delete the table or restart the local stack.");
+        }
+        BillingMode billing = table.billingModeSummary() == null || table.billingModeSummary().billingMode() == null
+                ? BillingMode.PROVISIONED : table.billingModeSummary().billingMode();
+        UpdateTableRequest.Builder update = UpdateTableRequest.builder().tableName(wanted.tableName());
+        boolean changed = false;
+        if (wanted.billingMode() != billing) {
+            update.billingMode(wanted.billingMode());
+            changed = true;
+        }
+        if (wanted.billingMode() == BillingMode.PROVISIONED) {
+            if (changed || !same(wanted.provisionedThroughput(), table.provisionedThroughput())) {
+                update.provisionedThroughput(wanted.provisionedThroughput());
+                changed = true;
+            }
+            List<GlobalSecondaryIndexUpdate> indexes = new ArrayList<>();
+            for (GlobalSecondaryIndex index : wanted.globalSecondaryIndexes()) {
+                if (billing != BillingMode.PROVISIONED
+                        || !same(index.provisionedThroughput(), existing.get(index.indexName()).provisionedThroughput())) {
+                    indexes.add(GlobalSecondaryIndexUpdate.builder().update(u -> u.indexName(index.indexName())
+                            .provisionedThroughput(index.provisionedThroughput())).build());
+                }
+            }
+            if (!indexes.isEmpty()) {
+                update.globalSecondaryIndexUpdates(indexes);
+                changed = true;
+            }
+        }
+        if (changed) {
+            dynamoDb.updateTable(update.build());
+        }
+    }
+
+    private static boolean same(ProvisionedThroughput wanted, ProvisionedThroughputDescription actual) {
+        return actual != null && wanted.readCapacityUnits().equals(actual.readCapacityUnits())
+                && wanted.writeCapacityUnits().equals(actual.writeCapacityUnits());
     }
 
     private void queue(String logicalId, JsonNode p) {
@@ -279,9 +340,19 @@ final class EmulatorResources {
                 .keyType(k.path("KeyType").asText()).build());
     }
 
-    private static ProvisionedThroughput throughput(JsonNode p) {
-        return ProvisionedThroughput.builder().readCapacityUnits(p.path("ReadCapacityUnits").asLong(1))
-                .writeCapacityUnits(p.path("WriteCapacityUnits").asLong(1)).build();
+    /** A PROVISIONED table's (or index's) capacities, which CloudFormation requires: it assumes none. */
+    static ProvisionedThroughput throughput(String what, JsonNode p) {
+        if (!p.path("ReadCapacityUnits").canConvertToLong() && !p.path("ReadCapacityUnits").isTextual()
+                || !p.path("WriteCapacityUnits").canConvertToLong() && !p.path("WriteCapacityUnits").isTextual()) {
+            throw new TemplateException(what + " is PROVISIONED but has no ProvisionedThroughput with ReadCapacityUnits"
+                    + " and WriteCapacityUnits; CloudFormation refuses it.");
+        }
+        try {
+            return ProvisionedThroughput.builder().readCapacityUnits(Long.parseLong(p.path("ReadCapacityUnits").asText()))
+                    .writeCapacityUnits(Long.parseLong(p.path("WriteCapacityUnits").asText())).build();
+        } catch (NumberFormatException e) {
+            throw new TemplateException("the ProvisionedThroughput of " + what + " is not a whole number of units: " + p, e);
+        }
     }
 
     private static <T> List<T> list(JsonNode array, Function<JsonNode, T> mapping) {

@@ -56,6 +56,11 @@ public final class TemplateStack {
         return new Builder(aws);
     }
 
+    /** The settings of a stack already resolved, with nothing created (what its functions, sources and API read). */
+    static TemplateStack settingsOf(AwsEndpoints aws, ResolvedTemplate resolved) {
+        return new TemplateStack(UUID.randomUUID().toString().replace("-", "").substring(0, 10), aws, resolved);
+    }
+
     /** Unique to this stack (its principals' access keys carry it). */
     public String id() {
         return id;
@@ -102,7 +107,15 @@ public final class TemplateStack {
         requireType(logicalId, "AWS::Lambda::Function");
         JsonNode p = resolved.properties(logicalId);
         Map<String, String> env = new LinkedHashMap<>();
-        p.path("Environment").path("Variables").properties().forEach(e -> env.put(e.getKey(), e.getValue().asText()));
+        p.path("Environment").path("Variables").properties().forEach(e -> {
+            // Lambda's variables are strings: CloudFormation passes a number or boolean as its text and
+            // refuses a list or an object.
+            if (e.getValue().isContainerNode() || e.getValue().isNull()) {
+                throw new TemplateException("the environment variable " + e.getKey() + " of " + logicalId
+                        + " is not text, a number or a boolean (" + e.getValue() + "); Lambda takes only strings.");
+            }
+            env.put(e.getKey(), e.getValue().asText());
+        });
         env.putAll(endpointsOf(logicalId).endpointEnvironment());
         String name = resolved.ref(logicalId);
         env.put("AWS_LAMBDA_FUNCTION_NAME", name);
@@ -110,9 +123,13 @@ public final class TemplateStack {
                 Duration.ofSeconds(p.path("Timeout").asLong(3)), p.path("MemorySize").asInt(128), env);
     }
 
-    /** The SQS event source mapping that feeds the function, if the template has one. */
-    public Optional<SqsEventSource> eventSource(String function) {
+    /**
+     * Every event source mapping that feeds the function, in the template's order. Only SQS queues of the
+     * stack are polled locally: a mapping from any other source is refused rather than left unpolled.
+     */
+    public List<SqsEventSource> eventSources(String function) {
         String functionArn = resolved.getAtt(function, "Arn");
+        List<SqsEventSource> sources = new ArrayList<>();
         for (Template.Resource mapping : resolved.template().ofType("AWS::Lambda::EventSourceMapping")) {
             if (!resolved.exists(mapping.logicalId())) {
                 continue;
@@ -122,16 +139,21 @@ public final class TemplateStack {
             if (!(target.equals(resolved.ref(function)) || target.equals(functionArn) || target.startsWith(functionArn + ":"))) {
                 continue;
             }
-            String queue = logicalIdOf("AWS::SQS::Queue", "Arn", p.path("EventSourceArn").asText());
+            String source = p.path("EventSourceArn").asText();
+            if (!source.startsWith("arn:" + resolved.pseudoParameter("AWS::Partition") + ":sqs:")) {
+                throw new TemplateException("the event source mapping " + mapping.logicalId() + " of " + function
+                        + " reads " + source + "; the local stack polls SQS queues only.");
+            }
+            String queue = logicalIdOf("AWS::SQS::Queue", "Arn", source);
             boolean reportFailures = false;
             for (JsonNode type : p.path("FunctionResponseTypes")) {
                 reportFailures |= type.asText().equals("ReportBatchItemFailures");
             }
-            return Optional.of(new SqsEventSource(function, queue, resolved.ref(queue), resolved.getAtt(queue, "Arn"),
+            sources.add(new SqsEventSource(function, queue, resolved.ref(queue), resolved.getAtt(queue, "Arn"),
                     p.path("BatchSize").asInt(10), Duration.ofSeconds(p.path("MaximumBatchingWindowInSeconds").asLong(0)),
                     p.path("ScalingConfig").path("MaximumConcurrency").asInt(DEFAULT_POLLERS), reportFailures));
         }
-        return Optional.empty();
+        return List.copyOf(sources);
     }
 
     /** An HTTP API of the template: its routes, their functions and authorisation. */
@@ -152,10 +174,17 @@ public final class TemplateStack {
             String uri = resolved.properties(integration).path("IntegrationUri").asText();
             String function = null;
             for (Template.Resource candidate : resolved.template().ofType("AWS::Lambda::Function")) {
-                String arn = resolved.getAtt(candidate.logicalId(), "Arn");
-                if (resolved.exists(candidate.logicalId()) && (uri.equals(arn) || uri.startsWith(arn + ":"))) {
-                    function = candidate.logicalId();
+                if (resolved.exists(candidate.logicalId())) {
+                    String arn = resolved.getAtt(candidate.logicalId(), "Arn");
+                    if (uri.equals(arn) || uri.startsWith(arn + ":")) {
+                        function = candidate.logicalId();
+                    }
                 }
+            }
+            if (function == null) {
+                throw new TemplateException("the route " + p.path("RouteKey").asText() + " (" + route.logicalId()
+                        + ") integrates " + integration + ", whose IntegrationUri " + uri
+                        + " is no Lambda function of this stack; the local API runs functions only.");
             }
             Optional<String> issuer = Optional.empty();
             List<String> audience = new ArrayList<>();
@@ -215,7 +244,7 @@ public final class TemplateStack {
         private final Set<String> withheld = new HashSet<>();
         private Set<String> types;
         private Path template = Repository.template();
-        private String stackName = "local";
+        private String stackName = SamTransform.Deployment.DEFAULT_STACK_NAME;
 
         private Builder(AwsEndpoints aws) {
             this.aws = Objects.requireNonNull(aws, "aws");
@@ -264,11 +293,8 @@ public final class TemplateStack {
          * @throws TemplateException when the template or a parameter is refused, as CloudFormation would
          */
         public TemplateStack build() {
-            ResolvedTemplate resolved = SamTransform.transform(template).resolve()
-                    .parameters(parameters)
-                    .account(aws.accountId(), aws.region())
-                    .stackName(stackName)
-                    .build();
+            ResolvedTemplate resolved = SamTransform.transform(template,
+                    new SamTransform.Deployment(stackName, aws.accountId(), aws.region(), parameters)).resolve().build();
             String id = UUID.randomUUID().toString().replace("-", "").substring(0, 10);
             return new TemplateStack(id, aws, EmulatorResources.create(aws, resolved, withheld, types));
         }

@@ -34,7 +34,8 @@ final class PhysicalIds {
             case "AWS::IAM::ManagedPolicy" -> "arn:" + partition(stack) + ":iam::" + stack.accountId() + ":policy"
                     + path(stack, resource) + named(stack, resource, "ManagedPolicyName");
             case "AWS::Lambda::Function" -> named(stack, resource, "FunctionName");
-            case "AWS::Lambda::Version" -> functionArn(stack, properties(stack, resource).path("FunctionName")) + ":1";
+            case "AWS::Lambda::Version" -> functionArn(stack, properties(stack, resource).path("FunctionName")) + ":"
+                    + versionNumber(stack, resource);
             case "AWS::Lambda::Alias" -> functionArn(stack, properties(stack, resource).path("FunctionName")) + ":"
                     + ResolvedTemplate.text(properties(stack, resource).path("Name"));
             case "AWS::Logs::LogGroup" -> named(stack, resource, "LogGroupName");
@@ -48,8 +49,8 @@ final class PhysicalIds {
                     ResolvedTemplate.text(properties(stack, resource).path("ResourceId")),
                     ResolvedTemplate.text(properties(stack, resource).path("ScalableDimension")),
                     ResolvedTemplate.text(properties(stack, resource).path("ServiceNamespace")));
+            case "AWS::ApplicationAutoScaling::ScalingPolicy" -> scalingPolicyArn(stack, resource);
             case "AWS::Lambda::Permission", "AWS::Lambda::EventSourceMapping", "AWS::SNS::TopicPolicy",
-                    "AWS::ApplicationAutoScaling::ScalingPolicy",
                     "AWS::SQS::QueuePolicy", "AWS::S3::BucketPolicy", "AWS::IAM::Policy" -> made(stack, id);
             default -> throw new TemplateException("no local convention for the Ref of " + resource.type()
                     + " (resource " + id + ").");
@@ -79,7 +80,8 @@ final class PhysicalIds {
             case "AWS::IAM::Role.RoleId" -> "AROA" + shortId(stack, resource.logicalId()).toUpperCase(Locale.ROOT);
             case "AWS::IAM::ManagedPolicy.PolicyArn" -> stack.ref(resource.logicalId());
             case "AWS::Lambda::Function.Arn" -> functionArn(stack, new TextNode(named(stack, resource, "FunctionName")));
-            case "AWS::Lambda::Version.Version" -> "1";
+            case "AWS::Lambda::Version.Version" -> Integer.toString(versionNumber(stack, resource));
+            case "AWS::ApplicationAutoScaling::ScalingPolicy.Arn" -> scalingPolicyArn(stack, resource);
             case "AWS::Logs::LogGroup.Arn" -> "arn:" + partition(stack) + ":logs:" + stack.region() + ":"
                     + stack.accountId() + ":log-group:" + named(stack, resource, "LogGroupName") + ":*";
             case "AWS::CloudWatch::Alarm.Arn" -> "arn:" + partition(stack) + ":cloudwatch:" + stack.region() + ":"
@@ -91,6 +93,47 @@ final class PhysicalIds {
                     + attribute + " (" + type + ").");
         };
         return new TextNode(value);
+    }
+
+    /**
+     * Lambda numbers a function's versions 1, 2, ... as they are published; locally, in the template's order
+     * of the versions of that function that exist (CloudFormation publishes them as dependencies allow).
+     */
+    private static int versionNumber(ResolvedTemplate stack, Template.Resource version) {
+        String function = functionArn(stack, properties(stack, version).path("FunctionName"));
+        int number = 0;
+        for (Template.Resource other : stack.template().ofType("AWS::Lambda::Version")) {
+            if (stack.exists(other.logicalId())
+                    && function.equals(functionArn(stack, properties(stack, other).path("FunctionName")))) {
+                number++;
+            }
+            if (other.logicalId().equals(version.logicalId())) {
+                return number;
+            }
+        }
+        throw new TemplateException("the version " + version.logicalId() + " is not in the template.");
+    }
+
+    /**
+     * A scaling policy's Ref and Arn, as Application Auto Scaling's PolicyARN: the policy's id (a UUID AWS
+     * makes up, here derived), its target's service namespace and resource id, and its name.
+     */
+    private static String scalingPolicyArn(ResolvedTemplate stack, Template.Resource policy) {
+        ObjectNode p = properties(stack, policy);
+        String namespace;
+        String resourceId;
+        if (p.has("ScalingTargetId")) {
+            // The Ref of a scalable target: resource id, dimension and namespace joined by "|".
+            String[] target = ResolvedTemplate.text(p.get("ScalingTargetId")).split("\\|", -1);
+            resourceId = target[0];
+            namespace = target[target.length - 1];
+        } else {
+            resourceId = ResolvedTemplate.text(p.path("ResourceId"));
+            namespace = ResolvedTemplate.text(p.path("ServiceNamespace"));
+        }
+        return "arn:" + partition(stack) + ":autoscaling:" + stack.region() + ":" + stack.accountId() + ":scalingPolicy:"
+                + made(stack, policy.logicalId()) + ":resource/" + namespace + "/" + resourceId + ":policyName/"
+                + ResolvedTemplate.text(p.path("PolicyName"));
     }
 
     /** A Lambda function's ARN from a FunctionName property: a name, or already an ARN (a Ref of a function). */

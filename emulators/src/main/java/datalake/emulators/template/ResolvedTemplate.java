@@ -8,11 +8,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -69,10 +71,11 @@ public final class ResolvedTemplate {
         return text(value);
     }
 
-    /** Every parameter's value, by name. */
+    /** Every parameter's value, by name (a list parameter's as the comma-separated text it was given as). */
     public Map<String, String> parameters() {
         Map<String, String> out = new LinkedHashMap<>();
-        parameters.forEach((name, value) -> out.put(name, text(value)));
+        parameters.forEach((name, value) -> out.put(name, value.isArray()
+                ? String.join(",", value.valueStream().map(ResolvedTemplate::text).toList()) : text(value)));
         return Collections.unmodifiableMap(out);
     }
 
@@ -106,7 +109,7 @@ public final class ResolvedTemplate {
             throw new TemplateException("the condition " + name + " depends on itself.");
         }
         try {
-            boolean value = bool(resolve(definition), "condition " + name);
+            boolean value = bool(resolve(definition, true), "condition " + name);
             conditions.put(name, value);
             return value;
         } finally {
@@ -161,14 +164,23 @@ public final class ResolvedTemplate {
 
     /** A value of the template (a property, a policy document, an output) with every function resolved. */
     public JsonNode resolve(JsonNode node) {
+        return resolve(node, false);
+    }
+
+    /**
+     * {@code inCondition}: inside a condition's definition (and the operands of its Fn::And, Fn::Or,
+     * Fn::Not), the only place CloudFormation reads {@code {"Condition": name}} as a reference to another
+     * condition. Elsewhere a one-key object named Condition is data (a property, a policy's key).
+     */
+    private JsonNode resolve(JsonNode node, boolean inCondition) {
         if (node == null || node.isMissingNode()) {
             return node;
         }
         if (node.isObject()) {
             if (node.size() == 1) {
                 String key = node.fieldNames().next();
-                if (key.equals("Ref") || key.startsWith("Fn::") || key.equals("Condition")) {
-                    return function(key, node.get(key));
+                if (key.equals("Ref") || key.startsWith("Fn::") || (inCondition && key.equals("Condition"))) {
+                    return function(key, node.get(key), inCondition);
                 }
             }
             ObjectNode out = NODES.objectNode();
@@ -199,7 +211,7 @@ public final class ResolvedTemplate {
         return value == NO_VALUE;
     }
 
-    private JsonNode function(String name, JsonNode argument) {
+    private JsonNode function(String name, JsonNode argument, boolean inCondition) {
         return switch (name) {
             case "Ref" -> refNode(argument.asText());
             case "Condition" -> BooleanNode.valueOf(condition(argument.asText()));
@@ -231,18 +243,18 @@ public final class ResolvedTemplate {
             }
             case "Fn::If" -> resolve(condition(argument.get(0).asText()) ? argument.get(1) : argument.get(2));
             case "Fn::Equals" -> BooleanNode.valueOf(text(resolve(argument.get(0))).equals(text(resolve(argument.get(1)))));
-            case "Fn::Not" -> BooleanNode.valueOf(!bool(resolve(argument.get(0)), "Fn::Not"));
+            case "Fn::Not" -> BooleanNode.valueOf(!bool(resolve(argument.get(0), inCondition), "Fn::Not"));
             case "Fn::And" -> {
                 boolean all = true;
                 for (JsonNode operand : argument) {
-                    all &= bool(resolve(operand), "Fn::And");
+                    all &= bool(resolve(operand, inCondition), "Fn::And");
                 }
                 yield BooleanNode.valueOf(all);
             }
             case "Fn::Or" -> {
                 boolean any = false;
                 for (JsonNode operand : argument) {
-                    any |= bool(resolve(operand), "Fn::Or");
+                    any |= bool(resolve(operand, inCondition), "Fn::Or");
                 }
                 yield BooleanNode.valueOf(any);
             }
@@ -380,12 +392,18 @@ public final class ResolvedTemplate {
     public static final class Builder {
         private final Template template;
         private final Map<String, String> overrides = new LinkedHashMap<>();
-        private String accountId = "123456789012";
-        private String region = "us-east-1";
-        private String stackName = "datalake";
+        private String accountId;
+        private String region;
+        private String stackName;
 
+        /** Starts from the deployment the template was transformed for. */
         private Builder(Template template) {
             this.template = template;
+            SamTransform.Deployment deployment = template.deployment();
+            this.overrides.putAll(deployment.parameters());
+            this.accountId = deployment.accountId();
+            this.region = deployment.region();
+            this.stackName = deployment.stackName();
         }
 
         /** A parameter's value, as {@code --parameter-overrides Name=Value}. */
@@ -419,21 +437,25 @@ public final class ResolvedTemplate {
          */
         public ResolvedTemplate build() {
             for (String name : overrides.keySet()) {
-                if (!template.parameters().has(name)) {
+                if (!this.template.parameters().has(name)) {
                     throw new TemplateException("the template has no parameter " + name + " to override.");
                 }
             }
+            // Checked before the transform, as CloudFormation does: a refused value never reaches the translator.
             Map<String, JsonNode> values = new LinkedHashMap<>();
-            template.parameters().properties().forEach(e -> values.put(e.getKey(),
+            this.template.parameters().properties().forEach(e -> values.put(e.getKey(),
                     parameterValue(e.getKey(), e.getValue(), overrides.get(e.getKey()))));
+            // The SAM transform of these very parameters, account, region and stack name, as CloudFormation runs it.
+            Template template = this.template.forDeployment(
+                    new SamTransform.Deployment(stackName, accountId, region, overrides));
             Map<String, JsonNode> pseudo = new HashMap<>();
             pseudo.put("AWS::AccountId", new TextNode(accountId));
             pseudo.put("AWS::Region", new TextNode(region));
-            pseudo.put("AWS::Partition", new TextNode(region.startsWith("cn-") ? "aws-cn"
-                    : region.startsWith("us-gov-") ? "aws-us-gov" : "aws"));
+            String partition = region.startsWith("cn-") ? "aws-cn" : region.startsWith("us-gov-") ? "aws-us-gov" : "aws";
+            pseudo.put("AWS::Partition", new TextNode(partition));
             pseudo.put("AWS::URLSuffix", new TextNode(region.startsWith("cn-") ? "amazonaws.com.cn" : "amazonaws.com"));
             pseudo.put("AWS::StackName", new TextNode(stackName));
-            pseudo.put("AWS::StackId", new TextNode("arn:aws:cloudformation:" + region + ":" + accountId + ":stack/"
+            pseudo.put("AWS::StackId", new TextNode("arn:" + partition + ":cloudformation:" + region + ":" + accountId + ":stack/"
                     + stackName + "/local"));
             pseudo.put("AWS::NotificationARNs", NODES.arrayNode());
             ResolvedTemplate resolved = new ResolvedTemplate(template, Collections.unmodifiableMap(values),
@@ -454,26 +476,10 @@ public final class ResolvedTemplate {
             String type = declaration.path("Type").asText("String");
             String constraint = declaration.path("ConstraintDescription").asText("");
             String why = constraint.isEmpty() ? "" : " (" + constraint + ")";
-            JsonNode allowed = declaration.get("AllowedValues");
-            if (allowed != null) {
-                boolean found = false;
-                for (JsonNode candidate : allowed) {
-                    found |= candidate.asText().equals(value);
-                }
-                if (!found) {
-                    throw new TemplateException("the parameter " + name + "=\"" + value + "\" is not one of " + allowed + why + ".");
-                }
-            }
-            JsonNode pattern = declaration.get("AllowedPattern");
-            if (pattern != null) {
-                try {
-                    if (!Pattern.compile(pattern.asText()).matcher(value).matches()) {
-                        throw new TemplateException("the parameter " + name + "=\"" + value
-                                + "\" does not match its AllowedPattern " + pattern.asText() + why + ".");
-                    }
-                } catch (PatternSyntaxException e) {
-                    throw new TemplateException("the AllowedPattern of " + name + " is not a regular expression: " + e.getMessage(), e);
-                }
+            boolean list = type.equals("CommaDelimitedList") || type.startsWith("List<");
+            // CloudFormation checks each element of a list parameter against AllowedValues and AllowedPattern.
+            for (String element : list ? elements(value) : List.of(value)) {
+                allowed(name, declaration, element, why);
             }
             if ((declaration.has("MinLength") && value.length() < declaration.get("MinLength").asInt())
                     || (declaration.has("MaxLength") && value.length() > declaration.get("MaxLength").asInt())) {
@@ -488,24 +494,59 @@ public final class ResolvedTemplate {
                 } catch (NumberFormatException e) {
                     throw new TemplateException("the parameter " + name + "=\"" + value + "\" is not a number.", e);
                 }
-                if ((declaration.has("MinValue") && number.compareTo(declaration.get("MinValue").decimalValue()) < 0)
-                        || (declaration.has("MaxValue") && number.compareTo(declaration.get("MaxValue").decimalValue()) > 0)) {
+                if ((declaration.has("MinValue") && number.compareTo(bound(name, declaration.get("MinValue"))) < 0)
+                        || (declaration.has("MaxValue") && number.compareTo(bound(name, declaration.get("MaxValue"))) > 0)) {
                     throw new TemplateException("the parameter " + name + "=" + value + " is outside "
                             + declaration.path("MinValue").asText("-inf") + " to " + declaration.path("MaxValue").asText("inf")
                             + why + ".");
                 }
-            } else if (type.equals("CommaDelimitedList") || type.startsWith("List<")) {
-                ArrayNode list = NODES.arrayNode();
-                if (!value.isEmpty()) {
-                    for (String element : value.split(",", -1)) {
-                        list.add(element.strip());
-                    }
-                }
-                return list;
+            } else if (list) {
+                ArrayNode elements = NODES.arrayNode();
+                elements(value).forEach(elements::add);
+                return elements;
             } else if (!type.equals("String")) {
                 throw new TemplateException("the parameter " + name + " has the type " + type + ", which is not resolved locally.");
             }
             return new TextNode(value);
+        }
+
+        private static List<String> elements(String value) {
+            return value.isEmpty() ? List.of()
+                    : Arrays.stream(value.split(",", -1)).map(String::strip).toList();
+        }
+
+        private static void allowed(String name, JsonNode declaration, String value, String why) {
+            JsonNode allowed = declaration.get("AllowedValues");
+            if (allowed != null) {
+                boolean found = false;
+                for (JsonNode candidate : allowed) {
+                    found |= candidate.asText().equals(value);
+                }
+                if (!found) {
+                    throw new TemplateException("the parameter " + name + " holds \"" + value + "\", which is not one of "
+                            + allowed + why + ".");
+                }
+            }
+            JsonNode pattern = declaration.get("AllowedPattern");
+            if (pattern != null) {
+                try {
+                    if (!Pattern.compile(pattern.asText()).matcher(value).matches()) {
+                        throw new TemplateException("the parameter " + name + " holds \"" + value
+                                + "\", which does not match its AllowedPattern " + pattern.asText() + why + ".");
+                    }
+                } catch (PatternSyntaxException e) {
+                    throw new TemplateException("the AllowedPattern of " + name + " is not a regular expression: " + e.getMessage(), e);
+                }
+            }
+        }
+
+        /** A MinValue or MaxValue, written as a number or quoted ("5"), as CloudFormation accepts both. */
+        private static BigDecimal bound(String name, JsonNode bound) {
+            try {
+                return new BigDecimal(bound.asText().strip());
+            } catch (NumberFormatException e) {
+                throw new TemplateException("the MinValue or MaxValue of " + name + " is not a number: " + bound, e);
+            }
         }
 
         /** Each rule whose RuleCondition holds must have every Assert true, else the stack is refused. */

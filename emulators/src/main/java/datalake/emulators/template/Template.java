@@ -2,6 +2,7 @@ package datalake.emulators.template;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,10 +18,19 @@ public final class Template {
     private final JsonNode root;
     private final String id;
     private final Map<String, Resource> resources;
+    /** The SAM template it was transformed from, when SamTransform made it (null otherwise). */
+    private final Path source;
+    private final SamTransform.Deployment deployment;
 
     private Template(JsonNode root, String id) {
+        this(root, id, null, SamTransform.Deployment.defaults());
+    }
+
+    private Template(JsonNode root, String id, Path source, SamTransform.Deployment deployment) {
         this.root = root;
         this.id = id;
+        this.source = source;
+        this.deployment = deployment;
         Map<String, Resource> byId = new LinkedHashMap<>();
         root.path("Resources").properties().forEach(e -> byId.put(e.getKey(), new Resource(e.getKey(), e.getValue())));
         this.resources = Collections.unmodifiableMap(byId);
@@ -35,6 +45,25 @@ public final class Template {
             throw new TemplateException("the template " + id + " still names a Transform; run SamTransform first.");
         }
         return new Template(cloudFormation, id);
+    }
+
+    /** This template, known to be the transform of {@code samTemplate} for {@code deployment}. */
+    Template transformedFrom(Path samTemplate, SamTransform.Deployment transformedFor) {
+        return new Template(root, id, samTemplate, transformedFor);
+    }
+
+    /** The deployment the SAM transform made this template for (the defaults when it is not SamTransform's). */
+    SamTransform.Deployment deployment() {
+        return deployment;
+    }
+
+    /**
+     * The transform of the same SAM template for another deployment: the translator's output depends on
+     * the parameters, account, region and stack name, as in CloudFormation. This template itself when it
+     * was not made by SamTransform or already is for that deployment.
+     */
+    Template forDeployment(SamTransform.Deployment other) {
+        return source == null || other.equals(deployment) ? this : SamTransform.transform(source, other);
     }
 
     /** Identifies the template's content (its SamTransform cache key). */

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import datalake.emulators.template.Repository;
 import datalake.emulators.template.SamTransform;
+import datalake.emulators.template.Template;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.List;
@@ -18,6 +20,26 @@ class EmulationTest {
     @Test
     void everyTypeAndPropertyOfTheTemplateIsAppliedOrListed() {
         assertEquals(List.of(), Emulation.uncovered(SamTransform.repositoryTemplate()));
+    }
+
+    @Test
+    void aPropertyInsideAnotherIsCheckedToo() throws IOException {
+        // Given a bucket notifying a queue, and in one branch of an Fn::If a Lambda function and EventBridge too
+        Template template = Template.of(new ObjectMapper().readTree("""
+                {"Conditions": {"C": {"Fn::Equals": ["a", "a"]}},
+                 "Resources": {"Bucket": {"Type": "AWS::S3::Bucket", "Properties": {"NotificationConfiguration": {
+                   "QueueConfigurations": [{"Event": "s3:ObjectCreated:*", "Queue": "arn:aws:sqs:us-east-1:1:q"}],
+                   "LambdaConfigurations": {"Fn::If": ["C", {"Ref": "AWS::NoValue"},
+                     [{"Event": "s3:ObjectCreated:*", "Function": "arn:aws:lambda:us-east-1:1:function:f"}]]},
+                   "EventBridgeConfiguration": {"EventBridgeEnabled": true}}}}}}
+                """), "test");
+        // When the catalogue is held against it
+        // Then what the local stack would drop silently is named, and the queue configuration is not
+        assertEquals(List.of(
+                "Bucket: the property AWS::S3::Bucket.NotificationConfiguration.LambdaConfigurations is neither applied"
+                        + " locally nor listed with its difference",
+                "Bucket: the property AWS::S3::Bucket.NotificationConfiguration.EventBridgeConfiguration is neither"
+                        + " applied locally nor listed with its difference"), Emulation.uncovered(template));
     }
 
     @Test

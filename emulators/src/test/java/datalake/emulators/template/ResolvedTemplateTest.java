@@ -108,4 +108,136 @@ class ResolvedTemplateTest {
         TemplateException e = assertThrows(TemplateException.class, () -> template.resolve().build().ref("Odd"));
         assertTrue(e.getMessage().contains("AWS::Odd::Thing"), e.getMessage());
     }
+
+    @Test
+    void findInMapBase64AndTheConditionFunctionsResolveAsCloudFormationDoes() throws IOException {
+        // Given a template with a mapping, Fn::Base64 and conditions built from And, Or, Not, Contains and Condition
+        Template template = template("""
+                {'Parameters': {'Env': {'Type': 'String', 'Default': 'dev'},
+                                'Zones': {'Type': 'CommaDelimitedList', 'Default': 'a,b'}},
+                 'Mappings': {'Sizes': {'dev': {'Memory': 512}, 'prod': {'Memory': 2048}}},
+                 'Conditions': {'IsDev': {'Fn::Equals': [{'Ref': 'Env'}, 'dev']},
+                   'HasB': {'Fn::Contains': [{'Ref': 'Zones'}, 'b']},
+                   'HasC': {'Fn::Contains': [{'Ref': 'Zones'}, 'c']},
+                   'DevWithB': {'Fn::And': [{'Condition': 'IsDev'}, {'Condition': 'HasB'}]},
+                   'DevWithC': {'Fn::And': [{'Condition': 'IsDev'}, {'Condition': 'HasC'}]},
+                   'BOrC': {'Fn::Or': [{'Condition': 'HasC'}, {'Condition': 'HasB'}]},
+                   'Neither': {'Fn::Or': [{'Condition': 'HasC'}, {'Fn::Not': [{'Condition': 'IsDev'}]}]}},
+                 'Resources': {'Topic': {'Type': 'AWS::SNS::Topic', 'Properties': {'TopicName': 't',
+                   'Memory': {'Fn::FindInMap': ['Sizes', {'Ref': 'Env'}, 'Memory']},
+                   'Encoded': {'Fn::Base64': {'Fn::Sub': '${Env}!'}}}}}}
+                """);
+        // When it is resolved with the defaults, and for prod
+        ResolvedTemplate dev = template.resolve().build();
+        ResolvedTemplate prod = template.resolve().parameter("Env", "prod").build();
+        // Then each function gives what CloudFormation documents
+        assertEquals(512, dev.properties("Topic").path("Memory").asInt());
+        assertEquals(2048, prod.properties("Topic").path("Memory").asInt());
+        assertEquals("ZGV2IQ==", dev.properties("Topic").path("Encoded").asText());
+        assertTrue(dev.condition("DevWithB"));
+        assertFalse(dev.condition("DevWithC"));
+        assertTrue(dev.condition("BOrC"));
+        assertFalse(dev.condition("Neither"));
+        assertTrue(prod.condition("Neither"));
+        assertFalse(prod.condition("DevWithB"));
+        TemplateException missing = assertThrows(TemplateException.class,
+                () -> template.resolve().parameter("Env", "test").build().properties("Topic"));
+        assertTrue(missing.getMessage().contains("Fn::FindInMap"), missing.getMessage());
+    }
+
+    @Test
+    void getAttInEitherFormAndOutputsWithTheirConditions() throws IOException {
+        // Given outputs using both forms of Fn::GetAtt (one with a Ref for its attribute), and one with a false condition
+        Template template = template("""
+                {'Parameters': {'Attribute': {'Type': 'String', 'Default': 'Arn'}, 'Email': {'Type': 'String', 'Default': ''}},
+                 'Conditions': {'HasEmail': {'Fn::Not': [{'Fn::Equals': [{'Ref': 'Email'}, '']}]}},
+                 'Resources': {'Queue': {'Type': 'AWS::SQS::Queue', 'Properties': {'QueueName': 'q'}}},
+                 'Outputs': {'Dotted': {'Value': {'Fn::GetAtt': 'Queue.QueueName'}},
+                   'Listed': {'Value': {'Fn::GetAtt': ['Queue', {'Ref': 'Attribute'}]}},
+                   'Mail': {'Condition': 'HasEmail', 'Value': {'Ref': 'Email'}}}}
+                """);
+        // When the outputs are resolved
+        // Then both forms give the attribute, and the output whose condition is false is left out
+        assertEquals(java.util.Map.of("Dotted", "q", "Listed", "arn:aws:sqs:us-east-1:123456789012:q"),
+                template.resolve().build().outputs());
+        assertEquals("ops@example.com", template.resolve().parameter("Email", "ops@example.com").build().outputs().get("Mail"));
+    }
+
+    @Test
+    void aOneKeyObjectNamedConditionOutsideTheConditionsIsData() throws IOException {
+        // Given a property whose value is an object with the single key Condition (as an IAM statement may hold)
+        Template template = template("""
+                {'Resources': {'Topic': {'Type': 'AWS::SNS::Topic', 'Properties': {'TopicName': 't',
+                   'Document': {'Condition': {'Bool': {'aws:SecureTransport': 'false'}}}}}}}
+                """);
+        // When it is resolved
+        JsonNode document = template.resolve().build().properties("Topic").path("Document");
+        // Then it is kept as written: CloudFormation reads Condition as a function only inside Conditions
+        assertEquals("false", document.path("Condition").path("Bool").path("aws:SecureTransport").asText());
+    }
+
+    @Test
+    void quotedMinAndMaxValuesBoundANumberParameter() throws IOException {
+        // Given bounds written as strings, which CloudFormation accepts as numbers
+        Template template = template("""
+                {'Parameters': {'Days': {'Type': 'Number', 'Default': 7, 'MinValue': '5', 'MaxValue': '30'}},
+                 'Resources': {}}
+                """);
+        assertEquals("7", template.resolve().build().parameter("Days"));
+        TemplateException low = assertThrows(TemplateException.class, () -> template.resolve().parameter("Days", "3").build());
+        assertTrue(low.getMessage().contains("Days") && low.getMessage().contains("5 to 30"), low.getMessage());
+        assertThrows(TemplateException.class, () -> template.resolve().parameter("Days", "31").build());
+    }
+
+    @Test
+    void aListParameterIsCheckedElementByElement() throws IOException {
+        // Given a list parameter whose elements are constrained
+        Template template = template("""
+                {'Parameters': {'Zones': {'Type': 'CommaDelimitedList', 'Default': 'a,b', 'AllowedValues': ['a', 'b', 'c']},
+                                'Ids': {'Type': 'CommaDelimitedList', 'Default': 'x1', 'AllowedPattern': 'x[0-9]'}},
+                 'Resources': {}}
+                """);
+        // Then each element must be allowed, not the comma-separated text as a whole
+        assertEquals("a,b", template.resolve().build().parameters().get("Zones"));
+        template.resolve().parameter("Zones", "c, a").parameter("Ids", "x1,x2").build();
+        TemplateException value = assertThrows(TemplateException.class,
+                () -> template.resolve().parameter("Zones", "a,d").build());
+        assertTrue(value.getMessage().contains("Zones") && value.getMessage().contains("\"d\""), value.getMessage());
+        TemplateException pattern = assertThrows(TemplateException.class,
+                () -> template.resolve().parameter("Ids", "x1,y2").build());
+        assertTrue(pattern.getMessage().contains("\"y2\""), pattern.getMessage());
+    }
+
+    @Test
+    void theStackNameDefaultsToTheOneTheTransformRunsWith() throws IOException {
+        Template template = template("{'Resources': {'Queue': {'Type': 'AWS::SQS::Queue'}}}");
+        ResolvedTemplate stack = template.resolve().build();
+        assertEquals(SamTransform.Deployment.DEFAULT_STACK_NAME, stack.pseudoParameter("AWS::StackName"));
+        assertEquals(SamTransform.Deployment.DEFAULT_STACK_NAME + "-Queue", stack.getAtt("Queue", "QueueName"));
+    }
+
+    @Test
+    void versionsAndScalingPoliciesHaveTheValuesCloudFormationDocuments() throws IOException {
+        // Given two versions of one function and a scaling policy on a scalable target
+        Template template = template("""
+                {'Resources': {'Fn': {'Type': 'AWS::Lambda::Function', 'Properties': {'FunctionName': 'f'}},
+                   'First': {'Type': 'AWS::Lambda::Version', 'Properties': {'FunctionName': {'Ref': 'Fn'}}},
+                   'Second': {'Type': 'AWS::Lambda::Version', 'Properties': {'FunctionName': {'Ref': 'Fn'}}},
+                   'Target': {'Type': 'AWS::ApplicationAutoScaling::ScalableTarget', 'Properties': {
+                     'ResourceId': 'table/t', 'ScalableDimension': 'dynamodb:table:WriteCapacityUnits',
+                     'ServiceNamespace': 'dynamodb'}},
+                   'Policy': {'Type': 'AWS::ApplicationAutoScaling::ScalingPolicy', 'Properties': {
+                     'PolicyName': 'write', 'ScalingTargetId': {'Ref': 'Target'}}}}}
+                """);
+        ResolvedTemplate stack = template.resolve().build();
+        // Then a version's Ref is the function's ARN with its number, numbered as Lambda publishes them
+        assertEquals("arn:aws:lambda:us-east-1:123456789012:function:f:1", stack.ref("First"));
+        assertEquals("arn:aws:lambda:us-east-1:123456789012:function:f:2", stack.ref("Second"));
+        assertEquals("2", stack.getAtt("Second", "Version"));
+        // and a scaling policy's Ref (and Arn) is Application Auto Scaling's policy ARN
+        String arn = stack.ref("Policy");
+        assertTrue(arn.matches("arn:aws:autoscaling:us-east-1:123456789012:scalingPolicy:[0-9a-f-]{36}"
+                + ":resource/dynamodb/table/t:policyName/write"), arn);
+        assertEquals(arn, stack.getAtt("Policy", "Arn"));
+    }
 }
