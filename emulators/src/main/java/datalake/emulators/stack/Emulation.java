@@ -71,7 +71,8 @@ public final class Emulation {
                 Set.of("Topics", "PolicyDocument"), Map.of());
         created("AWS::SNS::Subscription", "moto",
                 Set.of("TopicArn", "Endpoint", "RawMessageDelivery", "FilterPolicy"),
-                Map.of("Protocol", "sqs only: moto sends no e-mail (AlarmEmailSubscription is not made)"));
+                Map.of("Protocol", "sqs only: moto sends no e-mail (AlarmEmailSubscription is not made)",
+                        "RedrivePolicy", "set; moto never dead-letters"));
         created("AWS::S3::Bucket", "moto",
                 Set.of("BucketName", "BucketEncryption", "PublicAccessBlockConfiguration", "OwnershipControls"),
                 Map.of("NotificationConfiguration", "topic and queue configurations with their events and key filters;"
