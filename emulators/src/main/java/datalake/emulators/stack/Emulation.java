@@ -119,7 +119,7 @@ public final class Emulation {
                 + " lines)");
         notEmulated("AWS::CloudWatch::Dashboard", "no CloudWatch");
         notEmulated("AWS::ApplicationAutoScaling::ScalableTarget", "no auto scaling: provisioned tables keep their"
-                + " minimum (BillingModeTest checks the targets)");
+                + " seed (BillingModeTest checks the targets)");
         notEmulated("AWS::ApplicationAutoScaling::ScalingPolicy", "as scalable targets (BillingModeTest)");
     }
 
