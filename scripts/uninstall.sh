@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Deletes a deployed stack (README, "Deleting and re-installing"): empties its operations bucket, runs
-# sam delete, and keeps the tables and the storage bucket unless told otherwise. Needs the permissions
-# of whoever deployed it.
+# Deletes a deployed stack (README, "Changing parameters, deleting, re-installing"): empties its
+# operations bucket, runs sam delete, and keeps the tables and the storage bucket unless told
+# otherwise. Needs the permissions of whoever deployed it.
 #   scripts/uninstall.sh STACK_NAME [--delete-index] [--delete-files]
 #   --delete-index   also delete the records and latest tables (a backfill rebuilds them from the files)
 #   --delete-files   also empty and delete the storage bucket: every file and every version, for good

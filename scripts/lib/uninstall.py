@@ -11,10 +11,20 @@ import subprocess
 import sys
 
 
+NEEDED = ("OperationsBucketName", "StorageBucketName", "RecordsTableName", "LatestTableName")
+
+
 def outputs(cloudformation, stack):
-    """The stack's outputs, by key."""
-    described = cloudformation.describe_stacks(StackName=stack)["Stacks"][0]
-    return {o["OutputKey"]: o["OutputValue"] for o in described.get("Outputs", [])}
+    """The stack's outputs, by key; a missing stack or output ends the run with a sentence saying which."""
+    try:
+        described = cloudformation.describe_stacks(StackName=stack)["Stacks"][0]
+    except cloudformation.exceptions.ClientError as e:
+        raise SystemExit(f"cannot read stack {stack}: {e.response['Error']['Message']}")
+    found = {o["OutputKey"]: o["OutputValue"] for o in described.get("Outputs", [])}
+    missing = [key for key in NEEDED if key not in found]
+    if missing:
+        raise SystemExit(f"stack {stack} has no output {', '.join(missing)}: is it a datalake stack?")
+    return found
 
 
 def empty_bucket(s3, bucket):

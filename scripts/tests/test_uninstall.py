@@ -81,3 +81,15 @@ def test_empty_bucket_removes_versions_and_delete_markers_past_one_page(stack):
 
     assert uninstall.empty_bucket(s3, "dl-storage") == 1006
     s3.delete_bucket(Bucket="dl-storage")  # refused while any version or delete marker is left
+
+
+def test_a_stack_that_is_not_there_or_not_a_datalake_is_named_and_nothing_is_deleted(stack):
+    deleted = []
+    with pytest.raises(SystemExit, match="cannot read stack nope"):
+        uninstall.main(["nope"], session=stack, sam_delete=lambda name, region: deleted.append(name))
+    stack.client("cloudformation").create_stack(StackName="other", TemplateBody=json.dumps(
+        {"Resources": {"Topic": {"Type": "AWS::SNS::Topic"}}}))
+    with pytest.raises(SystemExit, match="stack other has no output OperationsBucketName"):
+        uninstall.main(["other"], session=stack, sam_delete=lambda name, region: deleted.append(name))
+    assert deleted == []
+    assert versions(stack.client("s3"), "dl-operations") == 5
