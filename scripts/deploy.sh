@@ -2,6 +2,7 @@
 # Deploys to the AWS account of your current credentials: sam build, then sam deploy --guided, which
 # starts from samconfig.toml and asks before changing anything (README, "Deploying to AWS"). Extra
 # arguments go to sam deploy; --config-env ENV (e.g. prod) selects the samconfig environment of both.
+# Then sets stack-policy.json on the stack: no update may replace the tables or the storage bucket.
 #   scripts/deploy.sh [--config-env ENV] [sam deploy options]
 set -euo pipefail
 source "$(dirname "$0")/lib/help.sh" "$0" "$@"
@@ -21,3 +22,5 @@ done
 # The samconfig environment's build parameters (build_in_source: no copy of the checkout per function).
 "$sam" build --config-env "$environment"
 "$sam" deploy --guided "$@"
+# Each time (it is idempotent): refuses updates that would replace the tables or the storage bucket.
+.venv-tools/bin/python scripts/lib/stack_policy.py "$@"

@@ -19,13 +19,16 @@ import org.junit.jupiter.api.Test;
 /**
  * Where the bucket's notifications go (template parameter UploadNotifications), on the template after the
  * SAM transform, resolved as a stack would be: to the upload topic by default (which delivers to the ingest
- * queue), or with {@code Queue} straight to the ingest queue, with no topic, and a queue policy that lets
- * S3 send for this bucket of this account only. Both modes notify the same three events.
+ * queue), or with {@code Queue} straight to the ingest queue, with no topic. Both modes notify the same three
+ * events, and the queue's policy is the same in both, allowing the stack's topic and the stack's bucket,
+ * so that switching the mode on a live stack never denies the old source mid-update; what SNS cannot
+ * deliver goes to the ingest DLQ.
  */
 class UploadNotificationsTest {
     private static final Template TEMPLATE = SamTransform.repositoryTemplate();
     private static final List<String> EVENTS = List.of("s3:ObjectCreated:*", "s3:ObjectRemoved:*", "s3:LifecycleExpiration:*");
-    private static final List<String> TOPIC_ONLY = List.of("UploadTopic", "UploadTopicPolicy", "UploadSubscription");
+    private static final List<String> TOPIC_ONLY = List.of("UploadTopic", "UploadTopicPolicy", "UploadSubscription",
+            "IngestDeadLetterQueuePolicy");
 
     private static ResolvedTemplate queueMode() {
         return TEMPLATE.resolve().parameter("UploadNotifications", "Queue").build();
@@ -42,7 +45,6 @@ class UploadNotificationsTest {
         assertFalse(notifications.has("QueueConfigurations"), notifications.toString());
 
         assertTrue(sends(stack, "sns.amazonaws.com", stack.ref("UploadTopic"), stack.accountId()));
-        assertFalse(sends(stack, "s3.amazonaws.com", bucketArn(stack), stack.accountId()));
     }
 
     @Test
@@ -67,8 +69,52 @@ class UploadNotificationsTest {
         assertTrue(sends(stack, "s3.amazonaws.com", bucketArn(stack), account), "the storage bucket");
         assertFalse(sends(stack, "s3.amazonaws.com", "arn:aws:s3:::another-bucket", account), "another bucket");
         assertFalse(sends(stack, "s3.amazonaws.com", bucketArn(stack), "210987654321"), "another account's bucket");
-        assertFalse(sends(stack, "sns.amazonaws.com", "arn:aws:sns:" + stack.region() + ":" + account + ":"
-                + stack.parameter("NamePrefix") + "-uploads", account), "no topic delivers");
+    }
+
+    @Test
+    void theQueuePolicyIsTheSameInBothModesAndTakesEachSourceOnlyFromItsOwnArn() {
+        // CloudFormation updates the queue's policy before the bucket: were it one source at a time, switching
+        // UploadNotifications would deny the old source's deliveries while the switch runs (SNS drops a delivery
+        // that fails with a client error)
+        ResolvedTemplate topic = TEMPLATE.resolve().build();
+        ResolvedTemplate queue = queueMode();
+        assertEquals(topic.properties("IngestQueuePolicy"), queue.properties("IngestQueuePolicy"));
+
+        for (ResolvedTemplate stack : List.of(topic, queue)) {
+            String account = stack.accountId();
+            String topicArn = "arn:aws:sns:" + stack.region() + ":" + account + ":" + stack.parameter("NamePrefix") + "-uploads";
+            assertTrue(sends(stack, "sns.amazonaws.com", topicArn, account), "the stack's upload topic");
+            assertTrue(sends(stack, "s3.amazonaws.com", bucketArn(stack), account), "the stack's bucket");
+            // each service only for its own source
+            assertFalse(sends(stack, "sns.amazonaws.com", topicArn + "-other", account), "another topic");
+            assertFalse(sends(stack, "sns.amazonaws.com", bucketArn(stack), account), "SNS naming the bucket");
+            assertFalse(sends(stack, "s3.amazonaws.com", topicArn, account), "S3 naming the topic");
+            assertFalse(sends(stack, "s3.amazonaws.com", "arn:aws:s3:::another-bucket", account), "another bucket");
+        }
+        if (topic.exists("UploadTopic")) {
+            assertEquals(topic.ref("UploadTopic"), "arn:aws:sns:" + topic.region() + ":" + topic.accountId() + ":"
+                    + topic.parameter("NamePrefix") + "-uploads", "the ARN the policy builds is the topic's");
+        }
+    }
+
+    @Test
+    void whatTheTopicCannotDeliverGoesToTheIngestDeadLetterQueueWhichLetsOnlyThatTopicSend() {
+        ResolvedTemplate stack = TEMPLATE.resolve().build();
+        String dlq = stack.getAtt("IngestDeadLetterQueue", "Arn");
+
+        JsonNode subscription = stack.properties("UploadSubscription");
+        assertEquals(dlq, subscription.path("RedrivePolicy").path("deadLetterTargetArn").asText(), subscription.toString());
+        // SNS checks that it may send to the DLQ: the policy must be there before the subscription
+        JsonNode dependsOn = stack.template().resource("UploadSubscription").json().path("DependsOn");
+        assertTrue(dependsOn.toString().contains("IngestDeadLetterQueuePolicy"), dependsOn.toString());
+        // the DLQ is encrypted, with a key SNS needs no grant for
+        assertTrue(stack.properties("IngestDeadLetterQueue").path("SqsManagedSseEnabled").asBoolean());
+
+        String account = stack.accountId();
+        assertTrue(deadLetters(stack, stack.ref("UploadTopic"), account), "the upload topic");
+        assertFalse(deadLetters(stack, stack.ref("ReportTopic"), account), "another topic of the stack");
+        assertFalse(deadLetters(stack, "arn:aws:sns:" + stack.region() + ":210987654321:" + stack.parameter("NamePrefix")
+                + "-uploads", "210987654321"), "another account's topic");
     }
 
     @Test
@@ -106,6 +152,14 @@ class UploadNotificationsTest {
         Request send = new Request(service, "sqs:SendMessage", queue,
                 Map.of("aws:SourceArn", List.of(sourceArn), "aws:SourceAccount", List.of(sourceAccount)));
         return Decision.evaluate(new StackPolicies(stack).resource(queue), send).allowed();
+    }
+
+    /** Whether the ingest DLQ's policy lets SNS send for a topic. */
+    private static boolean deadLetters(ResolvedTemplate stack, String topicArn, String sourceAccount) {
+        String dlq = stack.getAtt("IngestDeadLetterQueue", "Arn");
+        Request send = new Request("sns.amazonaws.com", "sqs:SendMessage", dlq,
+                Map.of("aws:SourceArn", List.of(topicArn), "aws:SourceAccount", List.of(sourceAccount)));
+        return Decision.evaluate(new StackPolicies(stack).resource(dlq), send).allowed();
     }
 
     private static String bucketArn(ResolvedTemplate stack) {

@@ -76,7 +76,8 @@ final class Emulation {
                 Set.of("Topics", "PolicyDocument"), Map.of());
         created("AWS::SNS::Subscription", "moto",
                 Set.of("TopicArn", "Endpoint", "RawMessageDelivery", "FilterPolicy"),
-                Map.of("Protocol", "sqs only: moto sends no e-mail (AlarmEmailSubscription is not made)"));
+                Map.of("Protocol", "sqs only: moto sends no e-mail (AlarmEmailSubscription is not made)",
+                        "RedrivePolicy", "set; moto never dead-letters"));
         created("AWS::S3::Bucket", "moto",
                 Set.of("BucketName", "BucketEncryption", "PublicAccessBlockConfiguration", "OwnershipControls",
                         "NotificationConfiguration.TopicConfigurations", "NotificationConfiguration.QueueConfigurations"),
@@ -124,7 +125,7 @@ final class Emulation {
                 + " lines)");
         notEmulated("AWS::CloudWatch::Dashboard", "no CloudWatch");
         notEmulated("AWS::ApplicationAutoScaling::ScalableTarget", "no auto scaling: provisioned tables keep their"
-                + " minimum (BillingModeTest checks the targets)");
+                + " seed (BillingModeTest checks the targets)");
         notEmulated("AWS::ApplicationAutoScaling::ScalingPolicy", "as scalable targets (BillingModeTest)");
     }
 

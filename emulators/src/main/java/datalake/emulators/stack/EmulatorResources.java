@@ -257,6 +257,10 @@ final class EmulatorResources {
             sns.setSubscriptionAttributes(r -> r.subscriptionArn(arn).attributeName("FilterPolicy")
                     .attributeValue(p.get("FilterPolicy").toString()));
         }
+        if (p.has("RedrivePolicy")) {
+            sns.setSubscriptionAttributes(r -> r.subscriptionArn(arn).attributeName("RedrivePolicy")
+                    .attributeValue(p.get("RedrivePolicy").toString()));
+        }
     }
 
     private void bucket(String logicalId, JsonNode p) {
