@@ -186,7 +186,7 @@ final class Invoke {
     private static List<String> functions(ResolvedTemplate resolved) {
         return resolved.template().resources().values().stream()
                 .filter(r -> r.type().equals("AWS::Lambda::Function") && resolved.exists(r.logicalId()))
-                .map(Template.Resource::logicalId).toList();
+                .map(Template.Resource::logicalId).sorted().toList();
     }
 
     /** The first of the stack's queues, buckets and tables that the emulators do not hold ("queue datalake-ingest"). */
