@@ -38,6 +38,10 @@ import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
  * from it, run by {@link FunctionRuntime} in a JVM of its own. As sam does, the response goes to standard
  * output and the log (START, the function's lines, END, REPORT) to standard error.
  *
+ * <p>It makes no stack: unless the emulators answer and hold the stack's queues, bucket and tables, it
+ * stops with one sentence. The runner's call then keeps what exists; parameters other than the runner's
+ * (beyond the names) bring the stack to them, as a {@code sam deploy} of them would.
+ *
  * <p>Exit status: 0 the function answered, 1 it failed (an exception, or its timeout), 2 bad arguments,
  * 3 no local stack answers for these ports and parameters.
  */

@@ -147,6 +147,16 @@ class InvokeIT {
     }
 
     @Test
+    void anEventTheHandlerCannotReadIsAFunctionErrorAsLambdaAnswersIt() throws Exception {
+        Result result = invoke(List.of("IngesterFunction", "-e", "-"), "[\"not\", \"an SQS event\"]", Map.of());
+
+        assertEquals(Invoke.FUNCTION_ERROR, result.exit(), String.join("\n", result.stderr()));
+        JsonNode error = JSON.readTree(result.stdout());
+        assertEquals(List.of("errorMessage", "errorType"), List.copyOf(iterable(error.fieldNames())));
+        assertTrue(String.join("\n", result.stderr()).contains("\nREPORT RequestId: "), "the log still ends the invocation");
+    }
+
+    @Test
     void anUnknownFunctionIsNamedWithTheFunctionsThereAre() throws Exception {
         Result result = invoke(List.of("NoSuchFunction", "-e", "events/query/archive.json"), null, Map.of());
 
@@ -251,6 +261,12 @@ class InvokeIT {
         }
         assertTrue(process.waitFor(180, TimeUnit.SECONDS), "scripts/invoke.sh " + args + " returns");
         return new Result(process.exitValue(), Files.readString(out), Files.readAllLines(err));
+    }
+
+    private static List<String> iterable(java.util.Iterator<String> names) {
+        List<String> list = new ArrayList<>();
+        names.forEachRemaining(list::add);
+        return list;
     }
 
     private record Result(int exit, String stdout, List<String> stderr) {
