@@ -108,10 +108,7 @@ public final class LocalRunner implements AutoCloseable {
         AwsEndpoints endpoints = new LocalEndpoints(dynamoDb.endpoint(), motoUrl);
 
         progress("[3/6] building template.yaml's stack: its bucket, topics, queues and tables");
-        // As deployed (S3 -> SNS upload topic -> SQS, raw), but for one local change: moto sends no
-        // notification for a delete marker, so the bucket keeps no versions and deletes reach the ingester.
-        // Nothing is subscribed to the report topic: a queue nobody drains only grows (moto slows with depth).
-        DatalakeStack stack = DatalakeStack.builder(endpoints).parameters(options.parameters()).unversionedBucket().build();
+        DatalakeStack stack = stack(endpoints, options.parameters());
 
         FunctionSettings ingesterFunction = stack.ingester();
         Map<String, String> env = new HashMap<>(ingesterFunction.environment());
@@ -166,6 +163,17 @@ public final class LocalRunner implements AutoCloseable {
         }
         new StartupMessage(options, apiUrl, motoUrl, dynamoDb.endpoint(), stack, log.file(), now).print(System.out);
         watch(stack);
+    }
+
+    /**
+     * The local stack for these parameters, built or (when it is there) brought to them: the runner and
+     * scripts/invoke.sh resolve it by this one call. As deployed (S3 -> SNS upload topic -> SQS, raw), but
+     * for one local change: moto sends no notification for a delete marker, so the bucket keeps no versions
+     * and deletes reach the ingester. Nothing is subscribed to the report topic: a queue nobody drains only
+     * grows (moto slows with depth).
+     */
+    static DatalakeStack stack(AwsEndpoints endpoints, Map<String, String> parameters) {
+        return DatalakeStack.builder(endpoints).parameters(parameters).unversionedBucket().build();
     }
 
     /**
