@@ -23,6 +23,8 @@ import software.amazon.awssdk.services.dynamodb.model.Projection;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughput;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
+import software.amazon.awssdk.services.eventbridge.model.Target;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
 import software.amazon.awssdk.services.s3.model.FilterRule;
@@ -40,7 +42,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 /**
  * Creates on emulators what {@link Emulation} says they can hold, from a resolved template, the way
  * CloudFormation would: tables, queues (and their policies), topics (and their policies), subscriptions,
- * buckets with their settings and notification configuration. Existing resources are kept and brought to
+ * buckets with their settings and notification configuration, EventBridge rules with their targets. Existing resources are kept and brought to
  * the template's settings, so building a stack twice under the same names is fine.
  */
 final class EmulatorResources {
@@ -69,6 +71,7 @@ final class EmulatorResources {
         creator.each("AWS::SNS::TopicPolicy", creator::topicPolicy);
         creator.each("AWS::SNS::Subscription", creator::subscription);
         creator.each("AWS::S3::Bucket", creator::bucket);
+        creator.each("AWS::Events::Rule", creator::rule);
         return creator.stack;
     }
 
@@ -195,6 +198,18 @@ final class EmulatorResources {
         if (p.has("FilterPolicy")) {
             sns.setSubscriptionAttributes(r -> r.subscriptionArn(arn).attributeName("FilterPolicy")
                     .attributeValue(p.get("FilterPolicy").toString()));
+        }
+    }
+
+    /** A rule of the default event bus with its targets (ids and ARNs as written); PutRule keeps an existing one. */
+    private void rule(String logicalId, JsonNode p) {
+        String name = stack.ref(logicalId);
+        try (EventBridgeClient events = aws.eventBridge()) {
+            String arn = events.putRule(r -> r.name(name).eventPattern(p.path("EventPattern").toString())
+                    .state(p.path("State").asText("ENABLED"))).ruleArn();
+            expect(logicalId, stack.getAtt(logicalId, "Arn"), arn);
+            events.putTargets(r -> r.rule(name).targets(list(p.path("Targets"), target -> Target.builder()
+                    .id(target.path("Id").asText()).arn(target.path("Arn").asText()).build())));
         }
     }
 
