@@ -105,6 +105,12 @@ class AdoptedBucketIT {
         assertEquals(Set.of("s3://" + bucket + "/2015/old-1.log", "s3://" + bucket + "/2015/old-2.log"),
                 urls(stack));
 
+        // and the same operator may stage a Batch Operations manifest of it, as the README's create-job reads it
+        String operations = stack.resolved().outputs().get("OperationsBucketName");
+        String manifest = bucket + ",2015/old-1.log\n" + bucket + ",2015/old-2.log\n";
+        operator.s3().putObject(r -> r.bucket(operations).key("manifests/objects.csv"), RequestBody.fromString(manifest));
+        assertFalse(operator.s3().headObject(r -> r.bucket(operations).key("manifests/objects.csv")).eTag().isEmpty());
+
         // when a file is uploaded and an old one deleted, with the ingester following the ingest queue
         AwsEndpoints ingesterAws = stack.endpointsOf(DatalakeStack.INGESTER);
         IngesterConfig ingesterConfig = IngesterConfig.fromEnvironment(new HashMap<>(stack.ingester().environment()));
