@@ -1,9 +1,11 @@
 package datalake.tools;
 
+import datalake.lambda.ConfigurationException;
 import datalake.lambda.Environment;
 import datalake.lambda.SdkClientFactory;
 import java.io.PrintStream;
 import java.util.Set;
+import java.util.function.Function;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -18,14 +20,16 @@ public final class AdoptCommand {
     }
 
     public static void main(String[] args) {
-        Environment env = Environment.system();
-        try (S3Client s3 = SdkClientFactory.forFunction(env, 1).build(S3Client.builder().forcePathStyle(env.s3PathStyle()))) {
-            System.exit(run(args, s3, env, System.out, System.err));
-        }
+        System.exit(run(args, Environment.system(), env -> SdkClientFactory.forFunction(env, 1)
+                .build(S3Client.builder().forcePathStyle(env.s3PathStyle())), System.out, System.err));
     }
 
-    /** With the bucket owner's S3 client; {@code env} names the endpoints in a message when none answers. */
-    static int run(String[] args, S3Client s3, Environment env, PrintStream out, PrintStream err) {
+    /**
+     * With an S3 client of the bucket owner's, built (and closed) only once the arguments are accepted;
+     * {@code env} names the endpoints in a message when none answers.
+     */
+    static int run(String[] args, Environment env, Function<Environment, S3Client> clients, PrintStream out,
+            PrintStream err) {
         Target target;
         try {
             Arguments parsed = Arguments.parse(args, Set.of(), Set.of("--help"));
@@ -43,12 +47,15 @@ public final class AdoptCommand {
             err.println(USAGE);
             return 1;
         }
-        try {
+        try (S3Client s3 = clients.apply(env)) {
             EventBridgeDelivery.Outcome outcome = EventBridgeDelivery.turnOn(s3, target.bucket());
             out.println("adopt: " + target.bucket() + (outcome.wasOn() ? " sent its events to EventBridge already"
                     : " now sends its events to EventBridge too") + "; its " + outcome.kept()
                     + " other notification configurations are unchanged.");
             return 0;
+        } catch (ConfigurationException e) {
+            err.println("adopt: " + e.getMessage());
+            return 1;
         } catch (RuntimeException e) {
             err.println(Tools.unanswered("adopt", e, env).orElseThrow(() -> e));
             return 1;

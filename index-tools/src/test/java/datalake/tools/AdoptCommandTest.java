@@ -13,9 +13,10 @@ import org.junit.jupiter.api.Test;
 class AdoptCommandTest {
     private static String refusal(String... args) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        // No S3 client: a refused argument must never reach one.
-        int status = AdoptCommand.run(args, null, Environment.of(Map.of()), new PrintStream(new ByteArrayOutputStream(),
-                true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int status = AdoptCommand.run(args, Environment.of(Map.of()), env -> {
+            throw new AssertionError("a refused argument builds no S3 client");
+        }, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(1, status);
         return err.toString(StandardCharsets.UTF_8);
     }
@@ -24,6 +25,19 @@ class AdoptCommandTest {
     void aPrefixIsRefusedBecauseEventBridgeDeliveryIsABucketsSetting() {
         assertEquals("adopt: EventBridge delivery is a setting of the whole bucket: give s3://team-data, without a prefix.\n"
                 + AdoptCommand.USAGE + "\n", refusal("s3://team-data/logs/"));
+    }
+
+    @Test
+    void withoutARegionItSaysSoInOneSentence() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = AdoptCommand.run(new String[] {"s3://team-data"}, Environment.of(Map.of()),
+                env -> datalake.lambda.SdkClientFactory.forFunction(env, 1).build(
+                        software.amazon.awssdk.services.s3.S3Client.builder()),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(1, status);
+        assertEquals("adopt: AWS_REGION is not set; set it to the AWS region, e.g. us-east-1 (Lambda sets it).\n",
+                err.toString(StandardCharsets.UTF_8));
     }
 
     @Test

@@ -74,7 +74,8 @@ class AdoptedBucketIT {
         assertThrows(NoSuchBucketException.class, () -> AWS.s3().headBucket(r -> r.bucket(
                 stack.prefix() + "-" + stack.resolved().accountId() + "-" + stack.region())));
         ByteArrayOutputStream adoptOut = new ByteArrayOutputStream();
-        assertEquals(0, AdoptCommand.run(new String[] {"s3://" + bucket}, AWS.s3(), Environment.of(AWS.endpointEnvironment()),
+        assertEquals(0, AdoptCommand.run(new String[] {"s3://" + bucket}, Environment.of(AWS.endpointEnvironment()),
+                env -> AWS.s3Clients().build(software.amazon.awssdk.services.s3.S3Client.builder().forcePathStyle(true)),
                 new PrintStream(adoptOut, true, StandardCharsets.UTF_8), System.err));
         assertTrue(adoptOut.toString(StandardCharsets.UTF_8).contains("1 other notification configurations are unchanged"),
                 adoptOut.toString(StandardCharsets.UTF_8));
