@@ -193,8 +193,8 @@ class ArchitectureTest {
                     "StoredIndex", "StoredObject", "Telemetry")),
             // The Lambda handler (template.yaml) and the API the local runner and the benchmarks build.
             Map.entry("datalake.query", List.of("QueryApi", "QueryClients", "QueryConfig", "QueryHandler")),
-            // Command-line entry points (scripts/backfill.sh, scripts/reconcile.sh, scripts/shards.sh).
-            Map.entry("datalake.tools", List.of("BackfillCommand", "ReconcileCommand", "ShardsCommand")),
+            // Command-line entry points (scripts/adopt.sh, backfill.sh, reconcile.sh, shards.sh).
+            Map.entry("datalake.tools", List.of("AdoptCommand", "BackfillCommand", "ReconcileCommand", "ShardsCommand")),
             // scripts/local.sh and scripts/push.sh.
             Map.entry("datalake.local", List.of("LocalRunner", "Push")),
             // The benchmarks scripts/bench.sh runs by class name.

@@ -4,6 +4,7 @@ import datalake.lambda.SdkClientFactory;
 import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -25,6 +26,11 @@ public interface AwsEndpoints {
     SnsClient sns();
 
     DynamoDbClient dynamoDb();
+
+    /** A new EventBridge client (the caller closes it): only the stack's rules need one, once. */
+    default EventBridgeClient eventBridge() {
+        return s3Clients().build(EventBridgeClient.builder());
+    }
 
     /** Builds DynamoDB clients of one's own (a fault-injecting interceptor, fewer retries). */
     SdkClientFactory dynamoDbClients();

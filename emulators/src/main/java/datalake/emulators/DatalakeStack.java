@@ -83,8 +83,9 @@ public final class DatalakeStack {
         return stack.resolved().region();
     }
 
+    /** The storage bucket: the stack's own, or the existing one it adopted (the StorageBucketName output). */
     public String bucket() {
-        return stack.ref("StorageBucket");
+        return stack.resolved().outputs().get("StorageBucketName");
     }
 
     /** {@code s3://<bucket>}, DATALAKE_STORAGE_URL. */
@@ -206,6 +207,14 @@ public final class DatalakeStack {
         /** UploadNotifications=Queue: S3 notifies the ingest queue itself, and there is no upload topic. */
         public Builder queueNotifications() {
             return parameter("UploadNotifications", "Queue");
+        }
+
+        /**
+         * ExistingBucketName: the stack indexes this bucket (made beforehand, with objects and notifications of
+         * its own) instead of making one.
+         */
+        public Builder adopting(String existingBucket) {
+            return parameter("ExistingBucketName", existingBucket);
         }
 
         /** Another parameter's value, as {@code sam deploy --parameter-overrides}. */

@@ -29,6 +29,8 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.s3.model.Event;
+import software.amazon.awssdk.services.s3.model.EventBridgeConfiguration;
+import software.amazon.awssdk.services.s3.model.QueueConfiguration;
 import software.amazon.awssdk.services.s3.model.GetBucketNotificationConfigurationResponse;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -291,6 +293,59 @@ class DatalakeStackIT {
         JsonNode event = JSON.readTree(Messages.awaitMessage(sqs, stack.ingestQueueUrl(),
                 body -> body.contains("ObjectCreated"), Duration.ofSeconds(20)).body());
         assertEquals("aws:s3", event.path("Records").path(0).path("eventSource").asText(), event.toString());
+    }
+
+    @Test
+    void anAdoptedBucketKeepsItsNotificationsAndItsEventBridgeEventsReachTheIngestQueue(SqsClient sqs, S3Client s3)
+            throws IOException {
+        // Given a bucket that notifies a queue of its own
+        String bucket = DatalakeStack.uniquePrefix("team-bucket");
+        s3.createBucket(r -> r.bucket(bucket));
+        String own = sqs.createQueue(r -> r.queueName(bucket + "-own")).queueUrl();
+        String ownArn = sqs.getQueueAttributes(r -> r.queueUrl(own).attributeNames(QueueAttributeName.QUEUE_ARN))
+                .attributes().get(QueueAttributeName.QUEUE_ARN);
+        QueueConfiguration ownConfiguration = QueueConfiguration.builder().queueArn(ownArn).events(Event.S3_OBJECT_CREATED)
+                .build();
+        s3.putBucketNotificationConfiguration(r -> r.bucket(bucket).notificationConfiguration(n -> n
+                .queueConfigurations(ownConfiguration)));
+
+        // When the stack is built with ExistingBucketName
+        DatalakeStack stack = DatalakeStack.builder(AWS).prefix(DatalakeStack.uniquePrefix("adopts")).adopting(bucket)
+                .build();
+
+        // Then it makes no bucket, the functions and outputs name the adopted one, and its notifications are untouched
+        assertThrows(software.amazon.awssdk.services.s3.model.NoSuchBucketException.class, () -> s3.headBucket(r -> r.bucket(
+                stack.prefix() + "-" + AWS.accountId() + "-" + AWS.region())));
+        assertEquals(bucket, stack.bucket());
+        assertEquals("s3://" + bucket, stack.ingester().environment().get("DATALAKE_STORAGE_URL"));
+        assertEquals("s3://" + bucket, stack.query().environment().get("DATALAKE_STORAGE_URL"));
+        assertEquals(List.of(ownArn), s3.getBucketNotificationConfiguration(r -> r.bucket(bucket)).queueConfigurations()
+                .stream().map(QueueConfiguration::queueArn).toList());
+
+        // and the ingest queue's policy lets the stack's rule deliver, bound to it
+        String rule = "arn:aws:events:" + AWS.region() + ":" + AWS.accountId() + ":rule/" + stack.prefix() + "-adopted-bucket";
+        JsonNode statements = JSON.readTree(sqs.getQueueAttributes(r -> r.queueUrl(stack.ingestQueueUrl())
+                .attributeNames(QueueAttributeName.POLICY)).attributes().get(QueueAttributeName.POLICY)).path("Statement");
+        JsonNode events = null;
+        for (JsonNode statement : statements) {
+            if (statement.path("Principal").path("Service").asText().equals("events.amazonaws.com")) {
+                events = statement;
+            }
+        }
+        assertTrue(events != null, statements.toString());
+        assertEquals(rule, events.path("Condition").path("ArnEquals").path("aws:SourceArn").asText());
+
+        // and once the bucket sends its events to EventBridge too (scripts/adopt.sh), an upload reaches the
+        // ingest queue as EventBridge's Object Created, and the bucket's own queue still gets S3's notification
+        s3.putBucketNotificationConfiguration(r -> r.bucket(bucket).notificationConfiguration(n -> n
+                .queueConfigurations(ownConfiguration).eventBridgeConfiguration(EventBridgeConfiguration.builder().build())));
+        s3.putObject(r -> r.bucket(bucket).key("adopted.txt"), software.amazon.awssdk.core.sync.RequestBody.fromString("x"));
+        JsonNode event = JSON.readTree(Messages.awaitMessage(sqs, stack.ingestQueueUrl(),
+                body -> body.contains("adopted.txt"), Duration.ofSeconds(20)).body());
+        assertEquals("Object Created", event.path("detail-type").asText(), event.toString());
+        assertEquals(bucket, event.path("detail").path("bucket").path("name").asText());
+        Messages.awaitMessage(sqs, own, body -> body.contains("adopted.txt") && body.contains("ObjectCreated"),
+                Duration.ofSeconds(20));
     }
 
     private static KeySchemaElement key(String name, KeyType type) {

@@ -72,23 +72,35 @@ final class IamProof {
         return all;
     }
 
-    private static ResolvedTemplate resolve(StackRecord stack) {
-        return SamTransform.cached(stack.templateId()).resolve().parameters(stack.parameters())
+    /** The stack's template resolved with these parameters (the recorded ones, or others to compare with). */
+    static ResolvedTemplate resolve(StackRecord stack, Map<String, String> parameters) {
+        return SamTransform.cached(stack.templateId()).resolve().parameters(parameters)
                 .account(stack.account(), stack.region()).stackName(stack.stackName()).build();
     }
 
-    private void evaluate(StackPolicies stack, RecordedCall call, String action) {
+    private static ResolvedTemplate resolve(StackRecord stack) {
+        return resolve(stack, stack.parameters());
+    }
+
+    /** What IAM answers a call's action under a stack's policies. */
+    static Decision decide(StackPolicies stack, RecordedCall call, String action) {
+        List<Statement> all = new ArrayList<>(stack.identity(call.principal()));
+        all.addAll(stack.resource(call.resource()));
+        return Decision.evaluate(all, request(stack, call, action));
+    }
+
+    private static Request request(StackPolicies stack, RecordedCall call, String action) {
         ResolvedTemplate resolved = stack.stack();
-        Request request = new Request(stack.principalArn(call.principal()), action, call.resource(), Map.of(
+        return new Request(stack.principalArn(call.principal()), action, call.resource(), Map.of(
                 "aws:SecureTransport", List.of("true"),
                 "aws:PrincipalAccount", List.of(resolved.accountId()),
                 "aws:RequestedRegion", List.of(resolved.region())));
+    }
+
+    private void evaluate(StackPolicies stack, RecordedCall call, String action) {
+        Request request = request(stack, call, action);
         List<StackPolicies.Held> held = stack.held(call.principal());
-        List<Statement> identity = held.stream().map(StackPolicies.Held::statement).toList();
-        List<Statement> resource = stack.resource(call.resource());
-        List<Statement> all = new ArrayList<>(identity);
-        all.addAll(resource);
-        Decision decision = Decision.evaluate(all, request);
+        Decision decision = decide(stack, call, action);
         evaluated.add(new Evaluated(call, action, decision.allowed(), decision.because()));
         if (!decision.allowed()) {
             return;

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import datalake.emulators.calls.CallRecorder;
 import datalake.emulators.calls.RecordedCall;
+import datalake.emulators.calls.StackRecord;
 import datalake.emulators.template.Repository;
 import datalake.emulators.template.SamTransform;
 import java.io.IOException;
@@ -16,8 +17,10 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
@@ -115,6 +118,42 @@ class IamProofIT {
                 + " they are kept, or remove them from template.yaml");
         assertEquals(Set.of(), usedButListed, "grants the tests now exercise: remove them from iam-proof.yaml");
         assertEquals(Set.of(), unknown, "iam-proof.yaml lists grants template.yaml does not hold");
+    }
+
+    /**
+     * A stack built with ExistingBucketName (AdoptedBucketIT) is proven against the policies rendered for that
+     * parameter: its principals' calls on the adopted bucket are allowed, and each would be denied by the
+     * policies rendered without it (the stack's own bucket), so no grant reaches the bucket by accident.
+     */
+    @Test
+    void anAdoptedBucketsCallsAreAllowedByThePoliciesRenderedForItAndNotOtherwise() {
+        Map<String, StackRecord> stacks = recording.stacksById();
+        Map<String, StackPolicies> withoutAdoption = new HashMap<>();
+        Set<String> principals = new TreeSet<>();
+        List<String> problems = new ArrayList<>();
+        for (IamProof.Evaluated e : proof.evaluated()) {
+            StackRecord stack = stacks.get(e.call().stack());
+            String adopted = stack.parameters().getOrDefault("ExistingBucketName", "");
+            String bucketArn = "arn:aws:s3:::" + adopted;
+            if (adopted.isEmpty() || !(e.call().resource().equals(bucketArn) || e.call().resource().startsWith(bucketArn + "/"))) {
+                continue;
+            }
+            principals.add(e.call().principal() + " (" + e.call().acting() + ")");
+            if (!e.allowed()) {
+                problems.add(e + ", under the policies rendered for ExistingBucketName=" + adopted);
+            }
+            StackPolicies own = withoutAdoption.computeIfAbsent(stack.id(), id -> {
+                Map<String, String> parameters = new HashMap<>(stack.parameters());
+                parameters.remove("ExistingBucketName");
+                return new StackPolicies(IamProof.resolve(stack, parameters));
+            });
+            if (IamProof.decide(own, e.call(), e.action()).allowed()) {
+                problems.add(e + " is allowed without ExistingBucketName too");
+            }
+        }
+        assertTrue(principals.containsAll(Set.of("IndexOperatorPolicy (operator)", "IngesterFunction (function)")),
+                "principals that called an adopted bucket (did AdoptedBucketIT run?): " + principals);
+        assertEquals(List.of(), problems);
     }
 
     private static JsonNode deniedOnPurpose(IamProof.Evaluated e) {

@@ -86,6 +86,8 @@ final class Emulation {
                         "VersioningConfiguration", "set; moto sends no notification for a delete marker (tests send"
                                 + " what S3 sends)",
                         "LifecycleConfiguration", "not set: moto never expires objects"));
+        created("AWS::Events::Rule", "moto",
+                Set.of("Name", "EventPattern", "State", "Targets"), Map.of("Description", "nothing to emulate"));
         notEmulated("AWS::S3::BucketPolicy", "its TLS-only Deny would refuse the local plain HTTP");
         settings("AWS::Lambda::Function", "the handler runs in the JVM of the runner or the test",
                 Set.of("FunctionName", "Handler", "Environment", "Timeout", "MemorySize", "Role"),

@@ -29,6 +29,8 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
+import software.amazon.awssdk.services.eventbridge.model.Target;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
 import software.amazon.awssdk.services.s3.model.FilterRule;
@@ -46,7 +48,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 /**
  * Creates on emulators what {@link Emulation} says they can hold, from a resolved template, the way
  * CloudFormation would: tables, queues (and their policies), topics (and their policies), subscriptions,
- * buckets with their settings and notification configuration. Existing resources are kept and brought to
+ * buckets with their settings and notification configuration, EventBridge rules with their targets. Existing resources are kept and brought to
  * the template's settings, so building a stack twice under the same names is fine.
  */
 final class EmulatorResources {
@@ -75,6 +77,7 @@ final class EmulatorResources {
         creator.each("AWS::SNS::TopicPolicy", creator::topicPolicy);
         creator.each("AWS::SNS::Subscription", creator::subscription);
         creator.each("AWS::S3::Bucket", creator::bucket);
+        creator.each("AWS::Events::Rule", creator::rule);
         return creator.stack;
     }
 
@@ -260,6 +263,18 @@ final class EmulatorResources {
         if (p.has("RedrivePolicy")) {
             sns.setSubscriptionAttributes(r -> r.subscriptionArn(arn).attributeName("RedrivePolicy")
                     .attributeValue(p.get("RedrivePolicy").toString()));
+        }
+    }
+
+    /** A rule of the default event bus with its targets (ids and ARNs as written); PutRule keeps an existing one. */
+    private void rule(String logicalId, JsonNode p) {
+        String name = stack.ref(logicalId);
+        try (EventBridgeClient events = aws.eventBridge()) {
+            String arn = events.putRule(r -> r.name(name).eventPattern(p.path("EventPattern").toString())
+                    .state(p.path("State").asText("ENABLED"))).ruleArn();
+            expect(logicalId, stack.getAtt(logicalId, "Arn"), arn);
+            events.putTargets(r -> r.rule(name).targets(list(p.path("Targets"), target -> Target.builder()
+                    .id(target.path("Id").asText()).arn(target.path("Arn").asText()).build())));
         }
     }
 

@@ -39,6 +39,7 @@ final class PhysicalIds {
             case "AWS::Lambda::Alias" -> functionArn(stack, properties(stack, resource).path("FunctionName")) + ":"
                     + ResolvedTemplate.text(properties(stack, resource).path("Name"));
             case "AWS::Logs::LogGroup" -> named(stack, resource, "LogGroupName");
+            case "AWS::Events::Rule" -> named(stack, resource, "Name");
             case "AWS::CloudWatch::Alarm" -> named(stack, resource, "AlarmName");
             case "AWS::CloudWatch::Dashboard" -> named(stack, resource, "DashboardName");
             case "AWS::ApiGatewayV2::Stage" -> ResolvedTemplate.text(properties(stack, resource).path("StageName"));
@@ -82,6 +83,8 @@ final class PhysicalIds {
             case "AWS::Lambda::Function.Arn" -> functionArn(stack, new TextNode(named(stack, resource, "FunctionName")));
             case "AWS::Lambda::Version.Version" -> Integer.toString(versionNumber(stack, resource));
             case "AWS::ApplicationAutoScaling::ScalingPolicy.Arn" -> scalingPolicyArn(stack, resource);
+            case "AWS::Events::Rule.Arn" -> "arn:" + partition(stack) + ":events:" + stack.region() + ":" + stack.accountId()
+                    + ":rule/" + named(stack, resource, "Name");
             case "AWS::Logs::LogGroup.Arn" -> "arn:" + partition(stack) + ":logs:" + stack.region() + ":"
                     + stack.accountId() + ":log-group:" + named(stack, resource, "LogGroupName") + ":*";
             case "AWS::CloudWatch::Alarm.Arn" -> "arn:" + partition(stack) + ":cloudwatch:" + stack.region() + ":"

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Makes an existing bucket send its events to EventBridge too, where a stack deployed with
+# ExistingBucketName picks them up (README, "Adopting an existing bucket"); the bucket's other
+# notification configurations are written back unchanged. Run it as the bucket's owner
+# (s3:GetBucketNotification, s3:PutBucketNotification).
+#   scripts/adopt.sh s3://bucket
+# AWS_REGION and the AWS CLI's credentials; AWS_ENDPOINT_URL_S3 for emulators (scripts/local.sh's).
+set -euo pipefail
+source "$(dirname "$0")/lib/help.sh" "$0" "$@"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$root/scripts/lib/java.sh"
+if [ ! -f "$root/index-tools/target/classpath.txt" ]; then
+  (cd "$root" && mvn -B -q -ntp -pl index-tools -am package -DskipTests)
+fi
+exec "$JAVA_HOME/bin/java" -cp "$root/index-tools/target/classes:$(cat "$root/index-tools/target/classpath.txt")" \
+  datalake.tools.AdoptCommand "$@"
