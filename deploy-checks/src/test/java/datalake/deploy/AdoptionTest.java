@@ -51,11 +51,10 @@ class AdoptionTest {
                         resource.logicalId() + " names the bucket " + arn.group(1));
             }
         }
-        // the grants that must reach it do: each function's, the operator's, the inventory's and (with the
-        // default UploadNotifications=Topic) the upload topic's
+        // the grants that must reach it do: each function's, the operator's, the inventory's and the ingest queue's
         for (String holder : List.of("IngesterFunctionRole " + ADOPTED, "BackfillFunctionRole " + ADOPTED,
                 "QueryFunctionRole " + ADOPTED, "IndexOperatorPolicy " + ADOPTED, "OperationsBucketPolicy " + ADOPTED,
-                "UploadTopicPolicy " + ADOPTED)) {
+                "IngestQueuePolicy " + ADOPTED)) {
             assertTrue(named.contains(holder), holder + " among " + named);
         }
         for (String function : List.of("IngesterFunction", "BackfillFunction", "QueryFunction")) {
@@ -71,6 +70,11 @@ class AdoptionTest {
         ResolvedTemplate stack = adopting();
         assertFalse(stack.exists("StorageBucket"));
         assertFalse(stack.exists("StorageBucketPolicy"));
+        // even with the default UploadNotifications=Topic: the bucket's events come through EventBridge
+        for (String topicPart : List.of("UploadTopic", "UploadTopicPolicy", "UploadSubscription",
+                "IngestDeadLetterQueuePolicy")) {
+            assertFalse(stack.exists(topicPart), topicPart + " is made for an adopted bucket, which never notifies it");
+        }
 
         JsonNode rule = stack.properties("AdoptedBucketEvents");
         assertEquals("[\"aws.s3\"]", rule.path("EventPattern").path("source").toString());
