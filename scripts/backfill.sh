@@ -7,10 +7,5 @@
 # AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL_DYNAMODB for emulators (scripts/local.sh's).
 set -euo pipefail
 source "$(dirname "$0")/lib/help.sh" "$0" "$@"
-root="$(cd "$(dirname "$0")/.." && pwd)"
-source "$root/scripts/lib/java.sh"
-if [ ! -f "$root/index-tools/target/classpath.txt" ]; then
-  (cd "$root" && mvn -B -q -ntp -pl index-tools -am package -DskipTests)
-fi
-exec "$JAVA_HOME/bin/java" -cp "$root/index-tools/target/classes:$(cat "$root/index-tools/target/classpath.txt")" \
-  datalake.tools.BackfillCommand "$@"
+source "$(dirname "$0")/lib/java_main.sh"
+datalake_java_main index-tools datalake.tools.BackfillCommand "$@"

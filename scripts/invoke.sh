@@ -10,10 +10,5 @@
 # local stack for these ports and parameters (it says which endpoint or resource is missing).
 set -euo pipefail
 source "$(dirname "$0")/lib/help.sh" "$0" "$@"
-root="$(cd "$(dirname "$0")/.." && pwd)"
-source "$root/scripts/lib/java.sh"
-if [ ! -f "$root/local-runner/target/classpath.txt" ]; then
-  (cd "$root" && mvn -B -q -ntp -pl local-runner -am package -DskipTests)
-fi
-exec "$JAVA_HOME/bin/java" -cp "$root/local-runner/target/classes:$(cat "$root/local-runner/target/classpath.txt")" \
-  datalake.local.Invoke "$@"
+source "$(dirname "$0")/lib/java_main.sh"
+datalake_java_main local-runner datalake.local.Invoke "$@"

@@ -12,10 +12,5 @@
 #   --bucket    the local stack's: $DATALAKE_LOCAL_PREFIX-123456789012-us-east-1 (default prefix datalake)
 set -euo pipefail
 source "$(dirname "$0")/lib/help.sh" "$0" "$@"
-root="$(cd "$(dirname "$0")/.." && pwd)"
-source "$root/scripts/lib/java.sh"
-if [ ! -f "$root/local-runner/target/classpath.txt" ]; then
-  (cd "$root" && mvn -B -q -ntp -pl local-runner -am package -DskipTests)
-fi
-exec "$JAVA_HOME/bin/java" -cp "$root/local-runner/target/classes:$(cat "$root/local-runner/target/classpath.txt")" \
-  datalake.local.Push "$@"
+source "$(dirname "$0")/lib/java_main.sh"
+datalake_java_main local-runner datalake.local.Push "$@"

@@ -12,10 +12,5 @@
 # AWS_ENDPOINT_URL_DYNAMODB for emulators (scripts/local.sh's).
 set -euo pipefail
 case " $* " in *" --help "* | *" -h "*) sed -n '2,10p' "$0" | cut -c3-; exit 0 ;; esac
-root="$(cd "$(dirname "$0")/.." && pwd)"
-source "$root/scripts/lib/java.sh"
-if [ ! -f "$root/index-tools/target/classpath.txt" ]; then
-  (cd "$root" && mvn -B -q -ntp -pl index-tools -am package -DskipTests)
-fi
-exec "$JAVA_HOME/bin/java" -cp "$root/index-tools/target/classes:$(cat "$root/index-tools/target/classpath.txt")" \
-  datalake.tools.ShardsCommand "$@"
+source "$(dirname "$0")/lib/java_main.sh"
+datalake_java_main index-tools datalake.tools.ShardsCommand "$@"
