@@ -238,6 +238,26 @@ class DatalakeStackIT {
     }
 
     @Test
+    void anExistingTableWithOtherIndexesIsRefusedNotKeptAsItWas(DynamoDbClient dynamoDb) {
+        // Given a records table of the stack's name without the template's work-id index
+        String prefix = DatalakeStack.uniquePrefix("indexes");
+        String table = prefix + "-records";
+        dynamoDb.createTable(r -> r.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(a -> a.attributeName("time_index_key").attributeType("S"),
+                        a -> a.attributeName("range_key").attributeType("S"))
+                .keySchema(k -> k.attributeName("time_index_key").keyType(KeyType.HASH),
+                        k -> k.attributeName("range_key").keyType(KeyType.RANGE)));
+        Dynalite.awaitActive(dynamoDb, table);
+
+        // When the stack is built over it, Then it is refused, naming the table and the indexes
+        TemplateException refused = assertThrows(TemplateException.class,
+                () -> DatalakeStack.builder(AWS).prefix(prefix).tablesOnly().build());
+        assertTrue(refused.getMessage().contains(table) && refused.getMessage().contains("[work-id-index]"),
+                refused.getMessage());
+        assertTrue(dynamoDb.describeTable(r -> r.tableName(table)).table().globalSecondaryIndexes().isEmpty());
+    }
+
+    @Test
     void aParameterTheTemplateRefusesIsRefusedBeforeAnythingIsMade() {
         TemplateException refused = assertThrows(TemplateException.class, () -> DatalakeStack.builder(AWS)
                 .prefix(DatalakeStack.uniquePrefix("jwt")).parameter("ApiAuthMode", "JWT").build());

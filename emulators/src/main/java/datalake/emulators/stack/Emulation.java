@@ -52,12 +52,14 @@ final class Emulation {
 
     static {
         created("AWS::DynamoDB::Table", "dynalite",
-                Set.of("TableName", "AttributeDefinitions", "KeySchema", "GlobalSecondaryIndexes", "BillingMode",
+                Set.of("TableName", "AttributeDefinitions", "KeySchema", "BillingMode",
                         "ProvisionedThroughput", "GlobalSecondaryIndexes.IndexName", "GlobalSecondaryIndexes.KeySchema",
                         "GlobalSecondaryIndexes.Projection", "GlobalSecondaryIndexes.ProvisionedThroughput"),
                 Map.of("TimeToLiveSpecification",
                         "set (kept by dynalite.js: dynalite has no UpdateTimeToLive); nothing local deletes expired"
                                 + " items (AWS deletes them within about two days)",
+                        "GlobalSecondaryIndexes", "an existing table with other indexes is refused: dynalite cannot"
+                                + " add or drop one",
                         "SSESpecification", "dynalite does not encrypt",
                         "PointInTimeRecoverySpecification", "dynalite keeps no backups",
                         "ContributorInsightsSpecification", "no Contributor Insights (suggest reads the partition"
