@@ -97,10 +97,10 @@ final class TimeQueryPager {
                     density.add(reads.get(i).records().size());
                 }
             }
-            int keys = keys(query, next, waveEnd);
+            long lastFirst = next;
             next = waveEnd + 1;
-            waveEnd = Math.min(budgetEnd, next + nextWave(query, next, density, limits.pageSize() + 1 - page.size(),
-                    keys) - 1);
+            waveEnd = Math.min(budgetEnd, next + nextWave(query, lastFirst, next, density,
+                    limits.pageSize() + 1 - page.size()) - 1);
         }
         // Every bucket up to budgetEnd was read and returned; continue after it, if the query goes on.
         Cursor more = budgetEnd < query.lastBucket() ? new Cursor(budgetEnd + 1, null) : null;
@@ -121,11 +121,12 @@ final class TimeQueryPager {
     /**
      * How many days the next wave reads, from {@code first} on: those the {@code wanted} records take at
      * the density seen, half as many more; one after the cursor's day alone (a busy day is followed by
-     * another); after days that gave nothing, as many as {@code waveSize} keys, or four times the last
-     * wave's {@code lastKeys}, take, so that empty days read only what an unsharded wave would, while a
-     * range of them still takes few rounds. At least one day, at most a wave.
+     * another); after days that gave nothing, as many as {@code waveSize} keys, or four times the keys of
+     * the last wave (the days {@code lastFirst} up to {@code first}), take, so that empty days read only
+     * what an unsharded wave would, while a range of them still takes few rounds. At least one day, at
+     * most a wave.
      */
-    private int nextWave(FilesQuery.ByTime query, long first, Density density, int wanted, int lastKeys) {
+    private int nextWave(FilesQuery.ByTime query, long lastFirst, long first, Density density, int wanted) {
         if (density.records > 0) {
             double days = 1.5 * wanted * density.days / density.records;
             return (int) Math.max(1, Math.min(limits.waveSize(), Math.ceil(days)));
@@ -133,7 +134,7 @@ final class TimeQueryPager {
         if (density.days == 0) {
             return 1;
         }
-        long spend = Math.max(limits.waveSize(), 4L * lastKeys);
+        long spend = Math.max(limits.waveSize(), 4L * keys(query, lastFirst, first - 1));
         int days = 0;
         long keys = 0;
         while (days < limits.waveSize()) {

@@ -58,7 +58,12 @@ public final class TemplateStack {
 
     /** The settings of a stack already resolved, with nothing created (what its functions, sources and API read). */
     static TemplateStack settingsOf(AwsEndpoints aws, ResolvedTemplate resolved) {
-        return new TemplateStack(UUID.randomUUID().toString().replace("-", "").substring(0, 10), aws, resolved);
+        return new TemplateStack(newId(), aws, resolved);
+    }
+
+    /** A stack's {@link #id()}: ten hex digits of a random UUID. */
+    private static String newId() {
+        return UUID.randomUUID().toString().replace("-", "").substring(0, 10);
     }
 
     /** Unique to this stack (its principals' access keys carry it). */
@@ -295,8 +300,7 @@ public final class TemplateStack {
         public TemplateStack build() {
             ResolvedTemplate resolved = SamTransform.transform(template,
                     new SamTransform.Deployment(stackName, aws.accountId(), aws.region(), parameters)).resolve().build();
-            String id = UUID.randomUUID().toString().replace("-", "").substring(0, 10);
-            return new TemplateStack(id, aws, EmulatorResources.create(aws, resolved, withheld, types));
+            return new TemplateStack(newId(), aws, EmulatorResources.create(aws, resolved, withheld, types));
         }
     }
 }

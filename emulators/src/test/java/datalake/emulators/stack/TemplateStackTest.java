@@ -6,65 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import datalake.emulators.AwsEndpoints;
+import datalake.emulators.LocalEndpoints;
 import datalake.emulators.template.ResolvedTemplate;
 import datalake.emulators.template.Template;
 import datalake.emulators.template.TemplateException;
-import datalake.lambda.SdkClientFactory;
 import java.io.IOException;
+import java.net.URI;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.sns.SnsClient;
-import software.amazon.awssdk.services.sqs.SqsClient;
 
 /** What the functions, event sources and routes of a stack read from its template; nothing is created. */
 class TemplateStackTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Endpoints no test here calls: reading settings creates nothing. */
-    private static final AwsEndpoints OFFLINE = new AwsEndpoints() {
-        @Override
-        public String name() {
-            return "offline";
-        }
-
-        @Override
-        public S3Client s3() {
-            throw new UnsupportedOperationException("offline");
-        }
-
-        @Override
-        public SqsClient sqs() {
-            throw new UnsupportedOperationException("offline");
-        }
-
-        @Override
-        public SnsClient sns() {
-            throw new UnsupportedOperationException("offline");
-        }
-
-        @Override
-        public DynamoDbClient dynamoDb() {
-            throw new UnsupportedOperationException("offline");
-        }
-
-        @Override
-        public SdkClientFactory dynamoDbClients() {
-            throw new UnsupportedOperationException("offline");
-        }
-
-        @Override
-        public SdkClientFactory s3Clients() {
-            throw new UnsupportedOperationException("offline");
-        }
-
-        @Override
-        public Map<String, String> endpointEnvironment() {
-            return Map.of("AWS_ENDPOINT_URL", "http://127.0.0.1:1");
-        }
-    };
+    /** Endpoints no test here calls (nothing answers there): reading settings creates nothing. */
+    private static final AwsEndpoints OFFLINE = new LocalEndpoints(URI.create("http://127.0.0.1:1"),
+            URI.create("http://127.0.0.1:1"));
 
     private static TemplateStack stack(String json) throws IOException {
         ResolvedTemplate resolved = Template.of(JSON.readTree(json.replace('\'', '"')), "test").resolve().build();

@@ -1,16 +1,18 @@
-package datalake.emulators;
+package datalake.emulators.stack;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import datalake.emulators.DatalakeStack;
+import datalake.emulators.Emulators;
+import datalake.emulators.EmulatorsExtension;
 import datalake.emulators.template.Repository;
 import datalake.emulators.template.ResolvedTemplate;
 import datalake.emulators.template.SamTransform;
 import datalake.emulators.template.Template;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,8 +21,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -315,19 +315,14 @@ class CloudFormationDifferentialIT {
         return copy;
     }
 
-    /** "Type.Property" for every difference docs/DESIGN.md's emulation table lists (read as EmulationTest does). */
-    private static Set<String> explained() throws IOException {
-        String design = Files.readString(Repository.root().resolve("docs/DESIGN.md"));
-        String table = design.substring(design.indexOf("<!-- emulation: generated"), design.indexOf("<!-- emulation: end -->"));
+    /**
+     * "Type.Property" for every difference the emulation table lists: {@link Emulation}'s catalogue, which
+     * EmulationTest keeps equal to docs/DESIGN.md's table.
+     */
+    private static Set<String> explained() {
         Set<String> out = new TreeSet<>();
-        Pattern row = Pattern.compile("^\\| `([A-Za-z0-9:]+)` \\|[^|]*\\|(.*)\\|$", Pattern.MULTILINE);
-        Pattern property = Pattern.compile("`([A-Za-z0-9.]+)`:");
-        Matcher rows = row.matcher(table);
-        while (rows.find()) {
-            Matcher properties = property.matcher(rows.group(2));
-            while (properties.find()) {
-                out.add(rows.group(1) + "." + properties.group(1));
-            }
+        for (Emulation.Coverage coverage : Emulation.catalogue()) {
+            coverage.differences().keySet().forEach(property -> out.add(coverage.type() + "." + property));
         }
         return out;
     }
