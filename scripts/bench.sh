@@ -109,7 +109,7 @@ if wants query; then
   if $quick; then sp=(--day-files 4000 --month-files 200 --hour-day-files 2000 --month-pages 3 --runs 1)
   else sp=(--day-files 4000 --month-files 1000 --hour-day-files 10000 --month-pages 5 --runs 3); fi
   (cd benchmarks && "${java[@]}" -cp "$bench_classpath" datalake.query.ShardedPageBenchmark \
-    --latency-ms 5 "${sp[@]}" --json "$out/query-sharded.json")
+    --latency-ms 5 --clock-ticks "$(getconf CLK_TCK)" "${sp[@]}" --json "$out/query-sharded.json")
 fi
 
 if wants coldstart; then

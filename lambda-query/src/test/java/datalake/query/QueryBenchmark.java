@@ -290,7 +290,7 @@ public final class QueryBenchmark {
     }
 
     /** The CPU time of dynalite's process, from /proc/PID/stat (user and system clock ticks). */
-    private record EmulatorCpu(long pid, int clockTicks) {
+    record EmulatorCpu(long pid, int clockTicks) {
         double millis() {
             try {
                 String[] fields = Files.readString(Path.of("/proc", Long.toString(pid), "stat"))
@@ -308,7 +308,7 @@ public final class QueryBenchmark {
      * JVM's caller and bucket readers: the SDK and the query code). The JVM's GC and JIT threads are not
      * among the threads it lists, so they are in neither.
      */
-    private record CpuSplit(double emulatorMs, double oursMs) {
+    record CpuSplit(double emulatorMs, double oursMs) {
         static CpuSplit measure(Runnable query, int runs, EmulatorCpu emulator) {
             Map<String, Long> before = threadCpu();
             double emulatorBefore = emulator.millis();

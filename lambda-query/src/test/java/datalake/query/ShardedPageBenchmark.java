@@ -47,7 +47,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * Read units are the ConsumedCapacity dynalite reports ({@link ReadTally}: the items a Query read, their
  * sizes summed and rounded up to 4 KB, halved: eventually consistent), at least 0.5 a Query; the items read
  * are printed beside them, as PageCostTest counts them. Times are medians of the pages, raw and with a
- * simulated round trip per call ({@code --latency-ms}). Goals against the unsharded page: S Queries for each
+ * simulated round trip per call ({@code --latency-ms}); with the raw times, the CPU a page costs dynalite and
+ * us, and the floor that sets (dynalite answers on one thread). Goals against the unsharded page: S Queries for each
  * of its Queries and 2 more (S + 2 for a day's page), 1.5x its read units, 3x its time. {@code --json FILE}
  * writes every figure for scripts/bench.sh.
  */
@@ -79,6 +80,7 @@ public final class ShardedPageBenchmark {
         int hourDayFiles = 10_000;
         int monthPages = 5;
         int runs = 3;
+        int clockTicks = 100;
         String json = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             String value = args[i + 1];
@@ -91,15 +93,17 @@ public final class ShardedPageBenchmark {
                 case "--month-pages" -> monthPages = Integer.parseInt(value);
                 case "--runs" -> runs = Integer.parseInt(value);
                 case "--json" -> json = value;
+                case "--clock-ticks" -> clockTicks = Integer.parseInt(value);
                 default -> throw new IllegalArgumentException("usage: ShardedPageBenchmark [--latency-ms N[,N...]]"
                         + " [--day-files N] [--month-files N] [--hour-day-files N] [--month-pages N] [--runs N]"
-                        + " [--json FILE]");
+                        + " [--json FILE] [--clock-ticks HZ]");
             }
         }
         if (args.length % 2 != 0) {
             throw new IllegalArgumentException("every option takes a value: " + String.join(" ", args));
         }
         Emulators aws = Emulators.shared();
+        QueryBenchmark.EmulatorCpu emulatorCpu = new QueryBenchmark.EmulatorCpu(aws.dynalite().pid(), clockTicks);
         ReadTally tally = new ReadTally();
         SdkClientFactory clients = SdkClientFactory.of(
                 SdkClientFactory.functionHttpClient(QueryClients.CONCURRENT_CALLS), aws.dynamoDbClients().credentials(),
@@ -142,7 +146,8 @@ public final class ShardedPageBenchmark {
                     ShardMapTable map = new ShardMapTable(dynamoDb, names.recordsTable());
                     QueryApi api = QueryBenchmark.api(QueryConfig.of(names.recordsTable(), names.bucket()), dynamoDb)
                             .shards(new CachedShardMap(map, Clock.systemUTC())).build();
-                    measure(api, tally, scenarios, runs, latency == 0 ? "raw" : "latency" + latency + "ms");
+                    measure(api, tally, scenarios, runs, latency == 0 ? "raw" : "latency" + latency + "ms",
+                            emulatorCpu);
                 }
             }
             if (tally.unreported() > 0) {
@@ -225,7 +230,8 @@ public final class ShardedPageBenchmark {
     }
 
     /** A warm-up walk of every query (which checks what it returns), then {@code runs} walks, S after S. */
-    private static void measure(QueryApi api, ReadTally tally, List<Scenario> scenarios, int runs, String mode) {
+    private static void measure(QueryApi api, ReadTally tally, List<Scenario> scenarios, int runs, String mode,
+            QueryBenchmark.EmulatorCpu emulatorCpu) {
         Map<String, List<PageCost>> costs = new LinkedHashMap<>();
         for (int run = -1; run < runs; run++) {
             for (Scenario scenario : scenarios) {
@@ -246,6 +252,37 @@ public final class ShardedPageBenchmark {
             for (int shards : SHARDS) {
                 report(scenario.key(), shards, mode, costs.get(scenario.key() + "_s" + shards), unsharded);
             }
+            if (mode.equals("raw")) {
+                floors(api, tally, scenario, runs, emulatorCpu, unsharded);
+            }
+        }
+    }
+
+    /**
+     * The CPU a page costs, dynalite's (its process) and ours (the caller and the readers), while each S's
+     * query is walked {@code runs} times more, and the floor that sets on the raw time: dynalite answers on
+     * one Node.js thread, so a page cannot take less than dynalite's CPU for it, nor less than both
+     * processes' CPU spread over every core. Printed against the unsharded median, as the 3x goal is.
+     */
+    private static void floors(QueryApi api, ReadTally tally, Scenario scenario, int runs,
+            QueryBenchmark.EmulatorCpu emulatorCpu, List<PageCost> unsharded) {
+        int cores = Runtime.getRuntime().availableProcessors();
+        double unshardedMs = QueryBenchmark.median(unsharded.stream().mapToLong(PageCost::nanos).toArray());
+        for (int shards : SHARDS) {
+            int[] pages = new int[1];
+            QueryBenchmark.CpuSplit walks = QueryBenchmark.CpuSplit.measure(
+                    () -> pages[0] += walk(api, tally, scenario, shards).size(), runs, emulatorCpu);
+            double perWalk = (double) pages[0] / runs;
+            double emulatorMs = walks.emulatorMs() / perWalk;
+            double oursMs = walks.oursMs() / perWalk;
+            double floorMs = Math.max(emulatorMs, (emulatorMs + oursMs) / cores);
+            String key = "query_sharded_" + scenario.key() + "_s" + shards + "_";
+            FIGURES.put(key + "cpu_emulator_ms", emulatorMs);
+            FIGURES.put(key + "cpu_ours_ms", oursMs);
+            FIGURES.put(key + "floor_over_s1_raw", floorMs / unshardedMs);
+            System.out.printf(Locale.ROOT, "    S=%-2d CPU a page: dynalite %6.2f ms, ours %6.2f ms; floor on %d cores"
+                    + " %6.2f ms = %.2fx the S=1 median%n", shards, emulatorMs, oursMs, cores, floorMs,
+                    floorMs / unshardedMs);
         }
     }
 
