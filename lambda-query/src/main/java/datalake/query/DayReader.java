@@ -4,6 +4,7 @@ import datalake.dynamodb.StoredRecord;
 import datalake.records.Keys.TimeIndexKey;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -23,7 +24,10 @@ import java.util.concurrent.ExecutorService;
  * <p>How much a Query asks for follows what the caller expects to need ({@code ahead}, in items): the
  * first reads share it among the keys, thinly, because a page of a busy day mostly comes from one or
  * two WHEREs, hence keys; a key used up again asks for its share of what is still needed, by the share
- * of the records it gave so far, and at least twice its last read. Not thread-safe: one reader at a time.
+ * of the records it gave so far, and at least twice its last read. A caller that skips more than it
+ * keeps (a narrow window scans the day in range-key order, through every key's WHEREs in turn) has the
+ * keys that will soon be used up read with the one that is, concurrently. Not thread-safe: one reader at
+ * a time.
  */
 final class DayReader {
     private final RecordsTable table;
@@ -33,6 +37,8 @@ final class DayReader {
     private final int current;
     private final int maxRead;
     private boolean started;
+    /** What each key's first read asked for. */
+    private int firstRead;
     private int taken;
 
     /**
@@ -59,15 +65,22 @@ final class DayReader {
      * The day's next record, or null at its end.
      *
      * @param ahead how many more items the caller expects to read; sizes a Query, if one is needed
+     * @param keep  how many of them it expects to keep: one that expects to skip more than it keeps scans
+     *              the day (a narrow time window), so a used-up key is read again together with the keys
+     *              the scan is expected to reach next, in one round trip rather than one each
      */
-    StoredRecord next(int ahead) {
+    StoredRecord next(int ahead, int keep) {
         if (!started) {
             started = true;
             // Shared among the current layout's keys; an earlier layout's, usually empty, reads as much as one.
-            readAll(Math.ceilDiv(ahead, current == 1 ? 1 : 2 * current));
+            firstRead = clamp(Math.ceilDiv(ahead, current == 1 ? 1 : 2 * current));
+            readAll(firstRead);
         }
         KeyReader first = null;
         for (KeyReader key : keys) {
+            if (key.buffer.isEmpty() && key.more) {
+                readAgain(ahead, ahead - keep > keep);
+            }
             while (key.buffer.isEmpty() && key.more) {
                 key.read(again(key, ahead));
             }
@@ -108,14 +121,59 @@ final class DayReader {
 
     /** The first read of every key, concurrently: none of the day's records can be handed out before. */
     private void readAll(int each) {
-        List<Callable<RecordsTable.Slice>> reads = new ArrayList<>(keys.size());
+        int[] limits = new int[keys.size()];
+        Arrays.fill(limits, clamp(each));
+        read(keys, limits);
+    }
+
+    /**
+     * The next read of every used-up key, concurrently and, when the caller scans, with the keys the scan
+     * is expected to reach next. A scan goes through the day's WHEREs in range-key order, each WHERE under
+     * one key, so keys are used up one after another in the order of their heads: once a key has given
+     * more than its first read, the longest run of records a key gave stands for a WHERE's worth, and the
+     * keys that half of {@code ahead} (the rest is the caller's margin for misses) reaches at that rate are
+     * read now, each for that run, rather than each in a round trip of its own when it runs out. (Reading
+     * them for more, their share of {@code ahead}, saved a few Queries at S = 4 and read more past the page's
+     * end: read units are what a Query costs.)
+     */
+    private void readAgain(int ahead, boolean scanning) {
+        List<KeyReader> usedUp = new ArrayList<>();
+        List<KeyReader> waiting = new ArrayList<>();
+        int run = 0;
         for (KeyReader key : keys) {
-            int limit = clamp(each);
+            if (key.more) {
+                (key.buffer.isEmpty() ? usedUp : waiting).add(key);
+            }
+            run = Math.max(run, key.taken);
+        }
+        List<KeyReader> reading = new ArrayList<>(usedUp);
+        if (scanning && run > firstRead) {
+            waiting.sort((a, b) -> BucketReader.compare(a.head(), b.head()));
+            long reached = Math.ceilDiv((long) ahead, 2L * run);
+            for (int i = 0; i < waiting.size() && reading.size() < reached; i++) {
+                if (waiting.get(i).buffer.size() < run) {
+                    reading.add(waiting.get(i));
+                }
+            }
+        }
+        int[] limits = new int[reading.size()];
+        for (int i = 0; i < limits.length; i++) {
+            limits[i] = i < usedUp.size() ? again(reading.get(i), ahead) : clamp(run);
+        }
+        read(reading, limits);
+    }
+
+    /** The given keys read concurrently, each for its limit. */
+    private void read(List<KeyReader> reading, int[] limits) {
+        List<Callable<RecordsTable.Slice>> reads = new ArrayList<>(reading.size());
+        for (int i = 0; i < reading.size(); i++) {
+            KeyReader key = reading.get(i);
+            int limit = limits[i];
             reads.add(() -> key.query(limit));
         }
         List<RecordsTable.Slice> slices = Futures.all(executor, reads);
-        for (int i = 0; i < keys.size(); i++) {
-            keys.get(i).take(slices.get(i), clamp(each));
+        for (int i = 0; i < reading.size(); i++) {
+            reading.get(i).take(slices.get(i), limits[i]);
         }
     }
 
@@ -125,8 +183,12 @@ final class DayReader {
      * read too thinly grows fast.
      */
     private int again(KeyReader key, int ahead) {
-        double share = taken == 0 ? 1 : Math.max((double) key.taken / taken, 1.0 / keys.size());
-        return clamp(Math.max((long) Math.ceil(ahead * share), Math.min(ahead, 2L * key.lastRead)));
+        return clamp(Math.max((long) Math.ceil(ahead * share(key)), Math.min(ahead, 2L * key.lastRead)));
+    }
+
+    /** The part of what is still to be read that a key is expected to give: its part so far, or an even one. */
+    private double share(KeyReader key) {
+        return taken == 0 ? 1 : Math.max((double) key.taken / taken, 1.0 / keys.size());
     }
 
     private int clamp(long items) {

@@ -206,7 +206,8 @@ final class TimeQueryPager {
     private BucketRead readBucket(FilesQuery.ByTime query, DayReader day, int want, int matched) {
         List<StoredRecord> found = new ArrayList<>(Math.min(want, limits.pageSize() + 1));
         while (found.size() < want) {
-            StoredRecord record = day.next(ahead(want - found.size(), day.taken(), matched + found.size()));
+            int need = want - found.size();
+            StoredRecord record = day.next(ahead(need, day.taken(), matched + found.size()), need);
             if (record == null) {
                 break;
             }

@@ -10,6 +10,7 @@ import datalake.records.Metadata;
 import datalake.records.ShardMap;
 import datalake.records.TimeBuckets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -49,7 +50,7 @@ class BucketReaderTest {
     /** The day's range keys from the reader to its end, each read asking for {@code ahead} items. */
     private static List<String> rest(DayReader day, int ahead) {
         List<String> keys = new ArrayList<>();
-        for (StoredRecord record = day.next(ahead); record != null; record = day.next(ahead)) {
+        for (StoredRecord record = day.next(ahead, ahead); record != null; record = day.next(ahead, ahead)) {
             keys.add(record.rangeKey());
         }
         return keys;
@@ -105,7 +106,7 @@ class BucketReaderTest {
         // when 31 records are taken, the caller expecting to need 40 items
         List<String> keys = new ArrayList<>();
         for (int i = 0; i < 31; i++) {
-            keys.add(day.next(40).rangeKey());
+            keys.add(day.next(40, 40).rangeKey());
         }
 
         // then one first read of each shard (and of the empty plain key) and one more of the dense one,
@@ -113,6 +114,49 @@ class BucketReaderTest {
         assertEquals(31, keys.stream().distinct().count());
         assertEquals(4 + 1 + 1, table.reads());
         assertTrue(day.more());
+    }
+
+    @Test
+    void aCallerThatSkipsMostOfWhatItReadsHasTheKeysItWillReachReadTogether() {
+        // given a sharded day of 8 WHEREs with 20 files each, and a pool whose threads are known by name
+        List<Metadata> files = new ArrayList<>();
+        for (int w = 0; w < 8; w++) {
+            for (int i = 0; i < 20; i++) {
+                files.add(file(String.format("f%d-%02d", w, i), "w", "host-" + w, T0 + i, null));
+            }
+        }
+        table.put(TestFiles.records(files, FOUR));
+        ExecutorService named = Executors.newFixedThreadPool(8, r -> new Thread(r, "shard-reader"));
+        List<String> threads = Collections.synchronizedList(new ArrayList<>());
+        table.onRead(bucket -> threads.add(Thread.currentThread().getName()));
+        try {
+            BucketReader shardReader = new BucketReader(table, () -> FOUR, named);
+
+            // when the day is read to its end by a caller that keeps one item in 10 (a narrow window), then by
+            // one that keeps all
+            List<String> scanned = new ArrayList<>();
+            DayReader scan = shardReader.open(DAY, "w", null, null, 100);
+            for (StoredRecord record = scan.next(100, 10); record != null; record = scan.next(100, 10)) {
+                scanned.add(record.rangeKey());
+            }
+            long scanAlone = threads.stream().filter(t -> !t.equals("shard-reader")).count();
+            threads.clear();
+            List<String> paged = new ArrayList<>();
+            DayReader page = shardReader.open(DAY, "w", null, null, 100);
+            for (StoredRecord record = page.next(100, 100); record != null; record = page.next(100, 100)) {
+                paged.add(record.rangeKey());
+            }
+            long pageAlone = threads.stream().filter(t -> !t.equals("shard-reader")).count();
+
+            // then both came in range-key order, every record once; the scan waited for fewer Queries made
+            // one at a time, reading the keys it would reach next with the one used up
+            List<String> all = files.stream().map(f -> f.where() + ":" + f.id()).sorted().toList();
+            assertEquals(all, scanned);
+            assertEquals(all, paged);
+            assertTrue(scanAlone < pageAlone, "Queries made alone: scanning " + scanAlone + ", paging " + pageAlone);
+        } finally {
+            named.shutdownNow();
+        }
     }
 
     @Test

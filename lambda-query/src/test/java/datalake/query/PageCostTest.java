@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,7 +29,8 @@ class PageCostTest {
     private static final int WHERES = 40;
     private static final long HOUR = 3_600_000L;
     private final ExecutorService executor = Executors.newFixedThreadPool(8);
-    private final ExecutorService shardExecutor = Executors.newFixedThreadPool(16);
+    private static final String SHARD_READER = "shard-reader";
+    private final ExecutorService shardExecutor = Executors.newFixedThreadPool(16, r -> new Thread(r, SHARD_READER));
 
     @AfterEach
     void stop() {
@@ -36,10 +38,18 @@ class PageCostTest {
         shardExecutor.shutdownNow();
     }
 
-    /** What paging through a query cost: Queries and items read per page, and what the pages held. */
-    private record Cost(List<Long> queries, List<Long> items, List<StoredRecord> records) {
+    /**
+     * What paging through a query cost: Queries and items read per page, and what the pages held; and
+     * the Queries of each page made alone, each a round trip the page waited for: those not among a
+     * sharded day's concurrent reads (the pages here read one day at a time).
+     */
+    private record Cost(List<Long> queries, List<Long> items, List<StoredRecord> records, List<Long> alone) {
         long maxQueries() {
             return queries.stream().max(Comparator.naturalOrder()).orElse(0L);
+        }
+
+        long maxAlone() {
+            return alone.stream().max(Comparator.naturalOrder()).orElse(0L);
         }
 
         long totalItems() {
@@ -86,14 +96,22 @@ class PageCostTest {
         TimeQueryPager pager = new TimeQueryPager(new BucketReader(table, () -> map, shardExecutor), executor,
                 TimeQueryPager.Limits.API);
         FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, start, end);
-        Cost cost = new Cost(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        AtomicLong alone = new AtomicLong();
+        table.onRead(bucket -> {
+            if (!Thread.currentThread().getName().equals(SHARD_READER)) {
+                alone.incrementAndGet();
+            }
+        });
+        Cost cost = new Cost(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         Cursor cursor = null;
         do {
             long queries = table.reads();
             long items = table.itemsRead();
+            long aloneBefore = alone.get();
             Page page = pager.page(query, cursor);
             cost.queries().add(table.reads() - queries);
             cost.items().add(table.itemsRead() - items);
+            cost.alone().add(alone.get() - aloneBefore);
             cost.records().addAll(page.records());
             cursor = page.next();
         } while (cursor != null && cost.queries().size() < most);
@@ -170,14 +188,22 @@ class PageCostTest {
         List<Metadata> files = day(250);
         long start = T0 + 9 * HOUR;
 
-        // when the hour is paged through
+        // when the hour is paged through, sharded and unsharded
+        Cost unsharded = pages(files, 1, start, start + HOUR - 1);
         Cost cost = pages(files, shards, start, start + HOUR - 1);
 
-        // then every file of the hour came, and a page cost at most 3 Queries a key (the day's first page
-        // read 101 items a Query, and fewer as the page filled: 80 Queries unsharded, 1,164 at S = 4); a
-        // sharded day's keys include the plain one, its layout before the change, empty: one Query a page
+        // then every file of the hour came, and a page cost at most 4 Queries a key (3 before the keys the
+        // scan reaches next were read ahead of their turn; the day's first page read 101 items a Query, and
+        // fewer as the page filled: 80 Queries unsharded, 1,164 at S = 4); a sharded day's keys include
+        // the plain one, its layout before the change, empty: one Query a page
         int keys = shards == 1 ? 1 : shards + 1;
         assertEquals(FileLayouts.matching(files, start, start + HOUR - 1, null).size(), cost.records().size());
-        assertTrue(cost.maxQueries() <= 3L * keys, "Queries per page " + cost.queries());
+        assertTrue(cost.maxQueries() <= 4L * keys, "Queries per page " + cost.queries());
+        // and it read at most half as many items again as unsharded, and waited for no more Queries made one
+        // at a time than the unsharded page did (reading each key only when used up, S = 16 waited for 23)
+        assertTrue(cost.totalItems() <= 1.5 * unsharded.totalItems(),
+                "items read " + cost.totalItems() + " against " + unsharded.totalItems() + " unsharded");
+        assertTrue(cost.maxAlone() <= unsharded.maxAlone(),
+                "Queries made alone per page " + cost.alone() + ", unsharded " + unsharded.alone());
     }
 }
