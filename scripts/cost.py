@@ -214,6 +214,21 @@ def break_even(a, prices, profile):
     return high
 
 
+def page_read_units(a):
+    """A full page's size in KB, and the read units of a 1-day page and of a page spread over 30 days.
+
+    A page spread over 30 days holds a thirtieth of its records a day: lambda-query's TimeQueryPager
+    reads the first day alone, then the others in waves sized by the density seen, so each day costs one
+    Query, rounded up to 4 KB on its own (at least 0.5 RRU, eventually consistent). A 30-day page that
+    fills from a busy first day costs a 1-day page.
+    """
+    page_kb = a["record_items_per_page"] * a["record_item_kb"]
+    rru_page = math.ceil(page_kb / 4) * 0.5
+    day_kb = page_kb / 30
+    rru_30d = 30 * max(1, math.ceil(day_kb / 4)) * 0.5
+    return page_kb, rru_page, rru_30d
+
+
 def billing_modes(a, prices):
     """Prints both modes at 1, 10 and 100 million files a day, steady and with a busiest hour; returns the break-evens."""
     steady = day_profile(1)[0]
@@ -363,16 +378,12 @@ def main():
              f"{a['query_log_bytes']:g} B per query"),
         ]
 
-    page_kb = a["record_items_per_page"] * a["record_item_kb"]
-    rru_page = math.ceil(page_kb / 4) * 0.5
-    # A 30-day page reads each bucket's share (at least 10 items) in 30 Queries, then follow-ups:
-    # each Query is rounded up to 4 KB on its own (docs/DESIGN.md; lambda-query's TimeQueryPager).
-    rru_30d = 30 * math.ceil(10 * a["record_item_kb"] / 4) * 0.5 + rru_page
+    page_kb, rru_page, rru_30d = page_read_units(a)
     queries = {
         "1-day page": query_rows("1-day page", a["query_1d_ms"], rru_page,
                                  f"1 Query of a full page, {page_kb:.0f} KB, eventually consistent: {rru_page:g} RRU"),
         "30-day page": query_rows("30-day page", a["query_30d_ms"], rru_30d,
-                                  f"30 Queries of a bucket's share, then the page: {rru_30d:g} RRU"),
+                                  f"30 Queries, a day's few records each: {rru_30d:g} RRU"),
         "work_id page": query_rows("work_id page", a["query_work_id_ms"], rru_page,
                                    f"1 Query of the GSI, a full page: {rru_page:g} RRU"),
         "latest": query_rows("latest", a["query_latest_ms"], 0.5, "1 GetItem on the latest table: 0.5 RRU"),

@@ -1,4 +1,4 @@
-"""scripts/cost.py's model of the tables' billing modes (docs/COSTS.md, "Billing modes")."""
+"""scripts/cost.py's model of the tables' billing modes (docs/COSTS.md, "Billing modes") and of a page's reads."""
 import importlib.util
 import json
 import math
@@ -90,3 +90,13 @@ def test_queue_mode_drops_the_upload_topic_and_nothing_else(tmp_path):
     assert sqs_rows and all("1,200,000.00" in line for line in sqs_rows), sqs_rows
     # the upload topic's key requests go with it; the key stays for the report and alarm topics
     assert queue["cost_fixed_per_month_usd"] < topic["cost_fixed_per_month_usd"]
+
+
+def test_a_page_spread_over_30_days_costs_a_query_a_day_each_rounded_up_to_4_kb():
+    # 100 records of 0.5 KB: a 1-day page is one Query of 50 KB; spread over 30 days, 1.7 KB a day
+    page_kb, one_day, thirty_days = cost.page_read_units(assumptions(record_item_kb=0.5, record_items_per_page=100))
+    assert (page_kb, one_day) == (50, 6.5)
+    assert thirty_days == 30 * 0.5
+    # records of 4 KB: 13.3 KB a day, 4 blocks of 4 KB each
+    _, one_day, thirty_days = cost.page_read_units(assumptions(record_item_kb=4, record_items_per_page=100))
+    assert (one_day, thirty_days) == (50, 30 * 4 * 0.5)
