@@ -74,7 +74,7 @@ public final class Dynalite implements AutoCloseable {
      * Starts dynalite and waits until it answers; does nothing when it runs already.
      *
      * @throws EmulatorNotInstalledException when dynalite is not installed
-     * @throws EmulatorStartException when it exits or does not answer within the timeout
+     * @throws RuntimeException when it exits or does not answer within the timeout
      */
     public void start() {
         if (!Files.isRegularFile(install.resolve("node_modules/dynalite/package.json"))) {

@@ -52,7 +52,7 @@ public final class MotoServer implements AutoCloseable {
      * Starts moto and waits until it answers; does nothing when it runs already.
      *
      * @throws EmulatorNotInstalledException when moto_server is not in the virtualenv
-     * @throws EmulatorStartException when moto exits or does not answer within the timeout
+     * @throws RuntimeException when moto exits or does not answer within the timeout
      */
     public void start() {
         Path executable = VirtualEnv.motoServer(venv);

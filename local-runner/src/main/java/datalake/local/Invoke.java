@@ -149,7 +149,8 @@ final class Invoke {
         return env;
     }
 
-    private static byte[] event(InvokeOptions options, StandardInput stdin) {
+    /** The event's bytes, checked to be JSON; a bad one is an IllegalArgumentException naming where it was. */
+    static byte[] event(InvokeOptions options, StandardInput stdin) {
         byte[] event;
         String source;
         if (options.noEvent()) {
@@ -166,7 +167,8 @@ final class Invoke {
         } catch (NoSuchFileException e) {
             throw new IllegalArgumentException("there is no event file " + e.getFile() + ".");
         } catch (IOException e) {
-            throw new IllegalArgumentException("the event could not be read: " + e.getMessage() + ".");
+            throw new IllegalArgumentException("the event in " + options.event().map(Path::toString).orElse("standard input")
+                    + " could not be read: " + e.getMessage() + ".");
         }
         try {
             JSON.readTree(event);
