@@ -133,8 +133,8 @@ final class DayReader {
      * more than its first read, the longest run of records a key gave stands for a WHERE's worth, and the
      * keys that half of {@code ahead} (the rest is the caller's margin for misses) reaches at that rate are
      * read now, each for that run, rather than each in a round trip of its own when it runs out. (Reading
-     * them for more, their share of {@code ahead}, saved a few Queries at S = 4 and read more past the page's
-     * end: read units are what a Query costs.)
+     * them for their share of {@code ahead} instead saved a few Queries at S = 4 but read more past the
+     * page's end, and the items read are what DynamoDB bills.)
      */
     private void readAgain(int ahead, boolean scanning) {
         List<KeyReader> usedUp = new ArrayList<>();
@@ -183,12 +183,8 @@ final class DayReader {
      * read too thinly grows fast.
      */
     private int again(KeyReader key, int ahead) {
-        return clamp(Math.max((long) Math.ceil(ahead * share(key)), Math.min(ahead, 2L * key.lastRead)));
-    }
-
-    /** The part of what is still to be read that a key is expected to give: its part so far, or an even one. */
-    private double share(KeyReader key) {
-        return taken == 0 ? 1 : Math.max((double) key.taken / taken, 1.0 / keys.size());
+        double share = taken == 0 ? 1 : Math.max((double) key.taken / taken, 1.0 / keys.size());
+        return clamp(Math.max((long) Math.ceil(ahead * share), Math.min(ahead, 2L * key.lastRead)));
     }
 
     private int clamp(long items) {
