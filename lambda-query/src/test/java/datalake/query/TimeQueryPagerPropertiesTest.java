@@ -58,7 +58,26 @@ class TimeQueryPagerPropertiesTest {
             @ForAll("limits") TimeQueryPager.Limits limits,
             @ForAll("where") String where,
             @ForAll("shardings") FileLayouts.Sharding sharding) {
-        List<Metadata> files = FileLayouts.metadata(specs, T0, WHERES);
+        pagesHoldEveryMatchOnceInOrder(FileLayouts.metadata(specs, T0, WHERES), window, limits, where, sharding);
+    }
+
+    /**
+     * The same for a narrow window (ten minutes to four hours) of a busy sharded day, read with slices large
+     * enough for a sharded day's keys to be read ahead of their turn (DayReader's scan): the merge must
+     * still hand out each file once, in order, whatever was read ahead.
+     */
+    @Property(tries = 200)
+    void aNarrowWindowOfABusyShardedDayComesWholeAndInOrder(
+            @ForAll("busyDay") List<FileSpec> specs,
+            @ForAll("narrowWindows") Window window,
+            @ForAll("largeSlices") TimeQueryPager.Limits limits,
+            @ForAll("where") String where,
+            @ForAll("shardedBefore") FileLayouts.Sharding sharding) {
+        pagesHoldEveryMatchOnceInOrder(FileLayouts.metadata(specs, T0, WHERES), window, limits, where, sharding);
+    }
+
+    private static void pagesHoldEveryMatchOnceInOrder(List<Metadata> files, Window window,
+            TimeQueryPager.Limits limits, String where, FileLayouts.Sharding sharding) {
         ShardMap shards = sharding.map(T0);
         InMemoryRecordsTable table = new InMemoryRecordsTable().put(TestFiles.records(files, shards));
         long start = window.start(T0);
@@ -110,6 +129,37 @@ class TimeQueryPagerPropertiesTest {
                 Arbitraries.integers().between(1, 8),
                 Arbitraries.integers().between(1, 6)).as((page, wave, extraBudget, slice, share) ->
                         new TimeQueryPager.Limits(page, wave, wave + extraBudget, slice, share));
+    }
+
+    @Provide
+    Arbitrary<List<FileSpec>> busyDay() {
+        Arbitrary<FileSpec> file = Combinators.combine(
+                Arbitraries.longs().between(0, TestFiles.DAY - 1),
+                Arbitraries.integers().between(0, WHERES.size() - 1)).as((offset, w) -> new FileSpec(0, offset, -1, w));
+        return file.list().ofMinSize(100).ofMaxSize(600);
+    }
+
+    @Provide
+    Arbitrary<Window> narrowWindows() {
+        return Combinators.combine(
+                Arbitraries.longs().between(0, TestFiles.DAY - 1),
+                Arbitraries.longs().between(600_000L, 4 * 3_600_000L)).as((start, length) ->
+                        new Window(0, start, 0, Math.min(TestFiles.DAY - 1, start + length)));
+    }
+
+    @Provide
+    Arbitrary<TimeQueryPager.Limits> largeSlices() {
+        return Combinators.combine(
+                Arbitraries.integers().between(1, 40),
+                Arbitraries.integers().between(1, 4),
+                Arbitraries.integers().between(10, 400),
+                Arbitraries.integers().between(1, 20)).as((page, wave, slice, share) ->
+                        new TimeQueryPager.Limits(page, wave, wave + 2, slice, share));
+    }
+
+    @Provide
+    Arbitrary<FileLayouts.Sharding> shardedBefore() {
+        return Arbitraries.integers().between(2, 8).map(shards -> new FileLayouts.Sharding(true, -1, shards, -1, 1));
     }
 
     @Provide
