@@ -122,7 +122,7 @@ final class DayReader {
     /** The first read of every key, concurrently: none of the day's records can be handed out before. */
     private void readAll(int each) {
         int[] limits = new int[keys.size()];
-        Arrays.fill(limits, clamp(each));
+        Arrays.fill(limits, each);
         read(keys, limits);
     }
 

@@ -151,24 +151,17 @@ final class Invoke {
 
     /** The event's bytes, checked to be JSON; a bad one is an IllegalArgumentException naming where it was. */
     static byte[] event(InvokeOptions options, StandardInput stdin) {
-        byte[] event;
-        String source;
         if (options.noEvent()) {
             return "{}".getBytes(StandardCharsets.UTF_8);
         }
+        String source = options.event().map(Path::toString).orElse("standard input");
+        byte[] event;
         try {
-            if (options.event().isPresent()) {
-                source = options.event().get().toString();
-                event = Files.readAllBytes(options.event().get());
-            } else {
-                source = "standard input";
-                event = stdin.read();
-            }
+            event = options.event().isPresent() ? Files.readAllBytes(options.event().get()) : stdin.read();
         } catch (NoSuchFileException e) {
             throw new IllegalArgumentException("there is no event file " + e.getFile() + ".");
         } catch (IOException e) {
-            throw new IllegalArgumentException("the event in " + options.event().map(Path::toString).orElse("standard input")
-                    + " could not be read: " + e.getMessage() + ".");
+            throw new IllegalArgumentException("the event in " + source + " could not be read: " + e.getMessage() + ".");
         }
         try {
             JSON.readTree(event);
