@@ -7,6 +7,7 @@ Prints every price and assumption beside the dollars it makes:
   - per million queries of each kind (API Gateway, Lambda, DynamoDB read units);
   - storage per million records per month;
   - what does not grow with traffic (the KMS key and its requests);
+  - an index ordered by start within a day, priced for narrow time windows (not built);
   - the tables' two billing modes (template parameter TableBillingMode): on demand, and provisioned with
     auto scaling at a target utilisation, at 1, 10 and 100 million files a day, steady or with a busiest
     hour; where provisioned starts to cost less; and a million files at files_per_day, provisioned.
@@ -109,6 +110,11 @@ ASSUMPTIONS = {
     "min_write_capacity": (5, "TableMinWriteCapacity, on each table and the GSI"),
     "min_read_capacity": (5, "TableMinReadCapacity, on each table and the GSI"),
     "files_per_day": (10e6, "the steady rate the provisioned mode's million files are priced at"),
+    # A narrow window and an index ordered by start within a day (docs/COSTS.md, "Narrow windows"):
+    "window_day_files": (10_000, "files of the day a narrow window reads (ShardedPageBenchmark's busy day)"),
+    "window_hours": (1, "the window's length"),
+    "window_end_hour": (10, "when the window ends, in hours after midnight UTC (the benchmark's 09:00-10:00)"),
+    "duration_bound_hours": (1, "the longest file of a WHAT, if the index knew it"),
 }
 
 
@@ -227,6 +233,62 @@ def page_read_units(a):
     day_kb = page_kb / 30
     rru_30d = 30 * max(1, math.ceil(day_kb / 4)) * 0.5
     return page_kb, rru_page, rru_30d
+
+
+def time_index(a, prices):
+    """An index ordered by start within a day, priced for a narrow window's reads; not built.
+
+    Today the pages of a narrow window read the day in range-key order until they have its files: the
+    whole day, once (1-hour window of ShardedPageBenchmark's day: 397.5 RRU for 10,000 items of 307 B).
+    A GSI on time_index_key (so sharded as the table is) and the start would read only the files that
+    started before the window's end: any of them may last into it, since nothing bounds a file's
+    length; with a bound, those started within it of the window. The start lies inside `metadata`,
+    and a GSI key must be a top-level attribute: every record gets one more, and an existing table
+    rewrites each record (a Scan and an UpdateItem: the table, work-id-index's copy, the new index).
+
+    Returns {name: value}: read units of the window's pages today, with the index, with it and a bound;
+    write units and dollars per million files; storage per million records a month; migration write
+    units and dollars per million records; and the windows per million files that pay for the writes.
+    """
+    item_kb = a["record_item_kb"]
+    wru_record = math.ceil(item_kb)
+
+    def rru(files):  # eventually consistent, each Query up to 1 MB: the 4 KB rounding is negligible
+        return files * item_kb / 4 * 0.5
+
+    day = a["window_day_files"]
+    today = rru(day)
+    indexed = rru(day * min(24, a["window_end_hour"]) / 24)
+    bounded = rru(day * min(24, a["window_hours"] + a["duration_bound_hours"]) / 24)
+    write_units = a["records_per_file"] * wru_record  # projection ALL, like work-id-index
+    write_dollars = 1e6 * write_units * prices["ddb_wru"]
+    attribute_bytes = 20  # "start_key" and a number
+    storage_gb = 1e6 * (item_kb * 1024 + 100 + attribute_bytes) / 1e9 + 1e6 * attribute_bytes / 1e9
+    migration_units = 3 * wru_record
+    migration_dollars = 1e6 * (migration_units * prices["ddb_wru"] + rru(1) * prices["ddb_rru"])
+    return {
+        "rru_today": today, "rru_indexed": indexed, "rru_bounded": bounded,
+        "wru_per_file": write_units, "per_million_files": write_dollars,
+        "storage_per_million_records_month": storage_gb * prices["ddb_gb_month"],
+        "migration_wru_per_record": migration_units, "migration_per_million_records": migration_dollars,
+        "break_even_windows": write_dollars / ((today - indexed) * prices["ddb_rru"]),
+        "break_even_windows_bounded": write_dollars / ((today - bounded) * prices["ddb_rru"]),
+    }
+
+
+def print_time_index(a, figures):
+    f = figures
+    print(f"\nan index ordered by start within a day, for narrow windows (not built) [dynamodb, dynamodb_units]")
+    print(f"  the pages of a {a['window_hours']:g}-hour window ending at {a['window_end_hour']:g}:00 of a"
+          f" {a['window_day_files']:,.0f}-file day: today {f['rru_today']:,.1f} RRU (the day in range-key order);"
+          f" indexed {f['rru_indexed']:,.1f} (the files started since midnight: any may last into the window);"
+          f" {f['rru_bounded']:,.1f} with files known to last at most {a['duration_bound_hours']:g} h")
+    print(f"  writes: +{f['wru_per_file']:g} WRU a file (a GSI of ALL) = ${f['per_million_files']:.4f} per million files;"
+          f" storage +${f['storage_per_million_records_month']:.4f} a month per million records")
+    print(f"  an existing table: Scan and UpdateItem every record ({f['migration_wru_per_record']:g} WRU: the table,"
+          f" work-id-index's copy, the new index) = ${f['migration_per_million_records']:.4f} per million records")
+    print(f"  its writes pay for themselves above {f['break_even_windows']:,.0f} such windows per million files ingested"
+          f" ({f['break_even_windows_bounded']:,.0f} with the bound)")
 
 
 def billing_modes(a, prices):
@@ -445,6 +507,8 @@ def main():
     query_totals = {kind: table(f"per million queries: {kind}", rows) for kind, rows in queries.items()}
     storage_total = table("storage of a million records, per month", storage)
     fixed_total = table("fixed, per month (independent of traffic)", fixed)
+    narrow = time_index(a, prices)
+    print_time_index(a, narrow)
     break_even_steady, break_even_busy = billing_modes(a, prices)
     print(f"  queries, PROVISIONED at a steady query rate (reads at {a['target_utilization']:g}%): " + ", ".join(
         f"{kind} ${total - rows[3][1] * rows[3][3] + rows[3][1] * prices['ddb_rcu_hour'] / 3600 / (a['target_utilization'] / 100):.2f}"
@@ -467,6 +531,8 @@ def main():
             "cost_wru_per_file": wru_per_file,
             "cost_storage_per_million_records_month_usd": round(storage_total, 4),
             "cost_fixed_per_month_usd": round(fixed_total, 4),
+            "cost_time_index_per_million_files_usd": round(narrow["per_million_files"], 4),
+            "cost_time_index_break_even_windows_per_million_files": round(narrow["break_even_windows"]),
         }
         for kind, total in query_totals.items():
             document["cost_per_million_queries_" + kind.replace("-", "").replace(" ", "_") + "_usd"] = round(total, 4)
