@@ -39,8 +39,10 @@ class CursorCodecFuzzTest {
         if (query == TIME) {
             assertTrue(cursor.bucket() >= TIME.firstBucket() && cursor.bucket() <= TIME.lastBucket(), text);
             assertTrue(cursor.after() == null || cursor.after().startsWith("web:"), text);
+            assertTrue(cursor.nextWhere() == null || !cursor.nextWhere().isEmpty()
+                    && cursor.nextWhere().indexOf(':') < 0, text);
         } else {
-            assertTrue(cursor.bucket() == null && cursor.after() != null, text);
+            assertTrue(cursor.bucket() == null && cursor.after() != null && cursor.nextWhere() == null, text);
         }
         // An accepted cursor is bound to its query: no other query takes it.
         FilesQuery other = query == TIME ? new FilesQuery.ByTime("syslog", "web", TIME.start(), TIME.end() + 1)

@@ -28,10 +28,21 @@ record BucketReader(RecordsTable table, ShardMapSource shards, ExecutorService e
 
     /** The day's records of the WHAT (at {@code where}, unless null) in range-key order, after {@code after}. */
     DayReader open(long bucket, String what, String where, String after, int maxRead) {
+        return open(bucket, what, where, after, null, maxRead);
+    }
+
+    /**
+     * The same, knowing the WHERE of the first record to come ({@code nextWhere}, or null): without a
+     * WHERE, a sharded day's reader then reads that WHERE's key for as much as a page needs at once.
+     */
+    DayReader open(long bucket, String what, String where, String after, String nextWhere, int maxRead) {
         ShardMap map = shards.current();
-        int current = ShardMap.keys(bucket, what, where, map.shards(what, bucket)).size();
-        return new DayReader(table, executor, map.keys(bucket, what, where), current, prefix(where), after,
-                maxRead);
+        int shards = map.shards(what, bucket);
+        int current = ShardMap.keys(bucket, what, where, shards).size();
+        List<TimeIndexKey> keys = map.keys(bucket, what, where);
+        int favoured = where == null && nextWhere != null && shards > 1
+                ? keys.indexOf(new TimeIndexKey(bucket, what, ShardMap.shardOf(nextWhere, shards))) : -1;
+        return new DayReader(table, executor, keys, current, favoured, prefix(where), after, maxRead);
     }
 
     /** How many keys the day of the WHAT (at {@code where}, unless null) is under: what opening it costs. */

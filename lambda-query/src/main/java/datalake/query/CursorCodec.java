@@ -16,13 +16,15 @@ import java.util.regex.Pattern;
 
 /**
  * The opaque cursor text of {@code next} URLs: base64url (no padding) of a small JSON document
- * ({@code v} format version, {@code f} the query's fingerprint, {@code b} bucket, {@code k} range key)
- * followed by an 8-byte checksum of it.
+ * ({@code v} format version, {@code f} the query's fingerprint, {@code b} bucket, {@code k} range key,
+ * {@code w} the next page's first WHERE) followed by an 8-byte checksum of it. A cursor without {@code w}
+ * (written before it was) reads as one without the advice; one with it, by code that ignores it, too.
  *
  * <p>Decoding refuses, with 400 {@code InvalidCursor}, anything this codec did not write for the same
  * query: bad base64, a wrong checksum (truncated or edited text), another query's fingerprint, a bucket
- * outside the query's range or a key outside its WHERE. The checksum is not a secret signature: a
- * forged cursor that passes every check can still only move within its own query.
+ * outside the query's range, a key outside its WHERE or a next WHERE no WHERE could be. The checksum is
+ * not a secret signature: a forged cursor that passes every check can still only move within its own
+ * query (a forged next WHERE only sizes a read).
  */
 final class CursorCodec {
     static final int MAX_LENGTH = 2048;
@@ -60,6 +62,9 @@ final class CursorCodec {
             }
             if (cursor.after() != null) {
                 g.writeStringField("k", cursor.after());
+            }
+            if (cursor.nextWhere() != null) {
+                g.writeStringField("w", cursor.nextWhere());
             }
             g.writeEndObject();
         } catch (IOException e) {
@@ -111,15 +116,19 @@ final class CursorCodec {
             }
             bucket = b.longValue();
         }
-        String after = null;
-        JsonNode k = node.get("k");
-        if (k != null) {
-            if (!k.isTextual()) {
-                throw invalid();
-            }
-            after = k.textValue();
+        return new Cursor(bucket, text(node, "k"), text(node, "w"));
+    }
+
+    /** The string field {@code name}, or null when absent. */
+    private static String text(JsonNode node, String name) {
+        JsonNode field = node.get(name);
+        if (field == null) {
+            return null;
         }
-        return new Cursor(bucket, after);
+        if (!field.isTextual()) {
+            throw invalid();
+        }
+        return field.textValue();
     }
 
     /** The position must lie inside the query: its bucket range and its WHERE. */
@@ -128,7 +137,12 @@ final class CursorCodec {
             if (cursor.bucket() == null || cursor.bucket() < time.firstBucket() || cursor.bucket() > time.lastBucket()) {
                 throw invalid();
             }
-        } else if (cursor.bucket() != null || cursor.after() == null) {
+        } else if (cursor.bucket() != null || cursor.after() == null || cursor.nextWhere() != null) {
+            throw invalid();
+        }
+        String nextWhere = cursor.nextWhere();
+        if (nextWhere != null && (nextWhere.isEmpty() || nextWhere.indexOf(':') >= 0
+                || nextWhere.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES)) {
             throw invalid();
         }
         String after = cursor.after();

@@ -23,11 +23,12 @@ import java.util.concurrent.ExecutorService;
  *
  * <p>How much a Query asks for follows what the caller expects to need ({@code ahead}, in items): the
  * first reads share it among the keys, thinly, because a page of a busy day mostly comes from one or
- * two WHEREs, hence keys; a key used up again asks for its share of what is still needed, by the share
- * of the records it gave so far, and at least twice its last read. A caller that skips more than it
- * keeps (a narrow window scans the day in range-key order, through every key's WHEREs in turn) has the
- * keys that will soon be used up read with the one that is, concurrently. Not thread-safe: one reader at
- * a time.
+ * two WHEREs, hence keys; but the key of the WHERE the next record is known to have (the cursor says
+ * it) reads all of it at once, so that a page that goes on in one WHERE costs one round of Queries, not
+ * two. A key used up asks again for its share of what is still needed, by the share of the records it
+ * gave so far, and at least twice its last read. A caller that skips more than it keeps (a narrow window
+ * scans the day in range-key order, through every key's WHEREs in turn) has the keys that will soon be
+ * used up read with the one that is, concurrently. Not thread-safe: one reader at a time.
  */
 final class DayReader {
     private final RecordsTable table;
@@ -35,6 +36,8 @@ final class DayReader {
     private final List<KeyReader> keys;
     /** How many of the keys, the first ones, are the day's current layout's. */
     private final int current;
+    /** The key that holds the next record's WHERE, or -1 when that is not known. */
+    private final int favoured;
     private final int maxRead;
     private boolean started;
     /** What each key's first read asked for. */
@@ -44,15 +47,17 @@ final class DayReader {
     /**
      * @param keys     the day's keys: one, or a sharded day's S; then those of its earlier layouts
      * @param current  how many of them, the first ones, are the current layout's
+     * @param favoured the one that holds the WHERE of the first record after {@code after}, or -1
      * @param prefix   {@code <where>:} to keep one WHERE, or null
      * @param after    the position: only range keys after it, or null from the day's beginning
      * @param maxRead  the most items one Query asks for
      * @param executor runs the first reads of a sharded day's keys; never the executor whose tasks call this
      */
-    DayReader(RecordsTable table, ExecutorService executor, List<TimeIndexKey> keys, int current, String prefix,
-            String after, int maxRead) {
+    DayReader(RecordsTable table, ExecutorService executor, List<TimeIndexKey> keys, int current, int favoured,
+            String prefix, String after, int maxRead) {
         this.table = table;
         this.current = current;
+        this.favoured = favoured;
         this.executor = executor;
         this.maxRead = maxRead;
         this.keys = new ArrayList<>(keys.size());
@@ -72,9 +77,10 @@ final class DayReader {
     StoredRecord next(int ahead, int keep) {
         if (!started) {
             started = true;
-            // Shared among the current layout's keys; an earlier layout's, usually empty, reads as much as one.
+            // Shared among the current layout's keys; an earlier layout's, usually empty, reads as much as one;
+            // the next record's key all of it, unless the caller scans (its next match may lie far ahead).
             firstRead = clamp(Math.ceilDiv(ahead, current == 1 ? 1 : 2 * current));
-            readAll(firstRead);
+            readAll(firstRead, ahead - keep > keep ? -1 : favoured, clamp(ahead));
         }
         KeyReader first = null;
         for (KeyReader key : keys) {
@@ -119,10 +125,16 @@ final class DayReader {
         return false;
     }
 
-    /** The first read of every key, concurrently: none of the day's records can be handed out before. */
-    private void readAll(int each) {
+    /**
+     * The first read of every key, concurrently: none of the day's records can be handed out before. Each
+     * asks for {@code each} items, but key {@code key} (unless -1) for {@code keyRead}.
+     */
+    private void readAll(int each, int key, int keyRead) {
         int[] limits = new int[keys.size()];
         Arrays.fill(limits, each);
+        if (key >= 0) {
+            limits[key] = keyRead;
+        }
         read(keys, limits);
     }
 

@@ -105,7 +105,7 @@ final class FeedsPager {
 
     private static Cursor decode(String what, String text) {
         Cursor cursor = CursorCodec.decode(fingerprint(what), text);
-        if (cursor.bucket() != null || cursor.after() == null) {
+        if (cursor.bucket() != null || cursor.after() == null || cursor.nextWhere() != null) {
             throw invalidCursor();
         }
         try {

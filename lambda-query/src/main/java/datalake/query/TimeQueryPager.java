@@ -13,7 +13,8 @@ import java.util.concurrent.ExecutorService;
  * sparse ranges then take several short pages instead of one slow request).
  *
  * <p>A page needs {@code pageSize + 1} records: enough to fill it and to know whether anything follows,
- * so {@code next} is null exactly on the last page (unless the page ended at the bucket budget). The first
+ * so {@code next} is null exactly on the last page (unless the page ended at the bucket budget); the
+ * extra record, the next page's first, gives the cursor its WHERE, and its day when that is a later one. The first
  * wave is the first bucket alone: a busy day fills the page, and the days after it would cost a Query each,
  * a sharded day's S + 1. A wave that leaves the page short was read to its end, so the next one is sized
  * by what the whole days read gave: as many days again as the records still wanted take at that density,
@@ -74,18 +75,19 @@ final class TimeQueryPager {
     Page page(FilesQuery.ByTime query, Cursor cursor) {
         long from = cursor == null ? query.firstBucket() : cursor.bucket();
         String after = cursor == null ? null : cursor.after();
+        String nextWhere = cursor == null ? null : cursor.nextWhere();
         long budgetEnd = Math.min(query.lastBucket(), from + limits.maxBucketsPerPage() - 1);
         List<StoredRecord> page = new ArrayList<>(limits.pageSize());
         Density density = new Density();
         long next = from;
         long waveEnd = from;
         while (next <= budgetEnd) {
-            List<BucketRead> reads = readWave(query, next, waveEnd, next == from ? after : null, page.size());
+            List<BucketRead> reads = next == from ? readWave(query, next, waveEnd, after, nextWhere, page.size())
+                    : readWave(query, next, waveEnd, null, null, page.size());
             for (BucketRead read : reads) {
                 for (StoredRecord record : read.records()) {
                     if (page.size() == limits.pageSize()) {
-                        StoredRecord last = page.get(page.size() - 1);
-                        return new Page(page, new Cursor(last.bucket(), last.rangeKey()));
+                        return new Page(page, cursor(query, page.get(page.size() - 1), record));
                     }
                     page.add(record);
                 }
@@ -105,6 +107,19 @@ final class TimeQueryPager {
         // Every bucket up to budgetEnd was read and returned; continue after it, if the query goes on.
         Cursor more = budgetEnd < query.lastBucket() ? new Cursor(budgetEnd + 1, null) : null;
         return new Page(page, more);
+    }
+
+    /**
+     * Where the page after {@code last} starts, {@code next} being its first record: after {@code last}
+     * in its day, or at the beginning of {@code next}'s day when that is a later one (what is left of
+     * {@code last}'s day and the days between hold nothing for the query, and reading them again would cost
+     * a Query a key); with {@code next}'s WHERE, so that the page reads a sharded day's key that holds it
+     * for a whole page at once (a query with a WHERE reads one key a day, and needs no advice).
+     */
+    private static Cursor cursor(FilesQuery.ByTime query, StoredRecord last, StoredRecord next) {
+        String nextWhere = query.where() == null ? next.where() : null;
+        return next.bucket() == last.bucket() ? new Cursor(last.bucket(), last.rangeKey(), nextWhere)
+                : new Cursor(next.bucket(), null, nextWhere);
     }
 
     /** The whole days read so far and the records they gave the page. */
@@ -159,17 +174,20 @@ final class TimeQueryPager {
     /**
      * The buckets first..last, each read as far as this page can need it.
      *
-     * @param after   the position in the first bucket, or null
-     * @param onPage  records the page holds already
+     * @param after     the position in the first bucket, or null
+     * @param nextWhere the WHERE the first bucket's next record is known to have ({@link Cursor}), or null
+     * @param onPage    records the page holds already
      */
-    private List<BucketRead> readWave(FilesQuery.ByTime query, long first, long last, String after, int onPage) {
+    private List<BucketRead> readWave(FilesQuery.ByTime query, long first, long last, String after,
+            String nextWhere, int onPage) {
         int wanted = limits.pageSize() + 1 - onPage;
         int buckets = (int) (last - first + 1);
         int share = Math.min(wanted, Math.max(limits.minShare(), Math.ceilDiv(wanted, buckets)));
         List<Callable<BucketRead>> firstRound = new ArrayList<>(buckets);
         for (long bucket = first; bucket <= last; bucket++) {
-            DayReader day = this.buckets.open(bucket, query.what(), query.where(), bucket == first ? after : null,
-                    limits.readLimit());
+            DayReader day = bucket == first
+                    ? this.buckets.open(bucket, query.what(), query.where(), after, nextWhere, limits.readLimit())
+                    : this.buckets.open(bucket, query.what(), query.where(), null, null, limits.readLimit());
             firstRound.add(() -> readBucket(query, day, share, 0));
         }
         List<BucketRead> reads = new ArrayList<>(Futures.all(executor, firstRound));

@@ -36,6 +36,30 @@ class CursorCodecTest {
     }
 
     @Test
+    void theNextPagesWhereRoundTripsAndACursorWithoutItStillReads() {
+        FilesQuery.ByTime anyWhere = new FilesQuery.ByTime("syslog", null, TIME.start(), TIME.end());
+        Cursor advised = new Cursor(FIRST + 1, "db:abc", "web");
+        assertEquals(advised, CursorCodec.decode(anyWhere, CursorCodec.encode(anyWhere, advised)));
+        // a cursor written before the advice was (no "w"), as that code wrote it
+        String before = withChecksum("{\"v\":1,\"f\":\"" + anyWhere.fingerprint() + "\",\"b\":" + FIRST
+                + ",\"k\":\"db:abc\"}");
+        assertEquals(new Cursor(FIRST, "db:abc", null), CursorCodec.decode(anyWhere, before));
+    }
+
+    @Test
+    void aNextWhereNoWhereCouldBeOrOnAnotherKindOfCursorIsRefused() {
+        FilesQuery.ByTime anyWhere = new FilesQuery.ByTime("syslog", null, TIME.start(), TIME.end());
+        assertEquals("InvalidCursor", code(anyWhere, CursorCodec.encode(anyWhere, new Cursor(FIRST, null, "a:b"))));
+        assertEquals("InvalidCursor", code(anyWhere, CursorCodec.encode(anyWhere, new Cursor(FIRST, null, ""))));
+        assertEquals("InvalidCursor", code(anyWhere, CursorCodec.encode(anyWhere,
+                new Cursor(FIRST, null, "w".repeat(1025)))));
+        assertEquals("InvalidCursor", code(anyWhere, withChecksum("{\"v\":1,\"f\":\"" + anyWhere.fingerprint()
+                + "\",\"b\":" + FIRST + ",\"w\":7}")));
+        FilesQuery.ByWorkId work = new FilesQuery.ByWorkId("syslog", null, "job");
+        assertEquals("InvalidCursor", code(work, CursorCodec.encode(work, new Cursor(null, "web:x", "web"))));
+    }
+
+    @Test
     void everyEditedCharacterIsRefused() {
         String text = CursorCodec.encode(TIME, new Cursor(FIRST + 1, "web:abc"));
         for (int i = 0; i < text.length(); i++) {
