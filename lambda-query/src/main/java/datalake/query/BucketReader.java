@@ -28,21 +28,29 @@ record BucketReader(RecordsTable table, ShardMapSource shards, ExecutorService e
 
     /** The day's records of the WHAT (at {@code where}, unless null) in range-key order, after {@code after}. */
     DayReader open(long bucket, String what, String where, String after, int maxRead) {
-        return open(bucket, what, where, after, null, maxRead);
+        return open(bucket, what, where, after, null, false, maxRead);
     }
 
     /**
      * The same, knowing the WHERE of the first record to come ({@code nextWhere}, or null): without a
-     * WHERE, a sharded day's reader then reads that WHERE's key for as much as a page needs at once.
+     * WHERE, a sharded day's reader then reads that WHERE's key for as much as a page needs at once, and,
+     * when the caller keeps every record ({@code dense}: its time range covers the day) and the position
+     * lies in that WHERE, that key alone until the WHERE runs out ({@link DayReader}).
      */
-    DayReader open(long bucket, String what, String where, String after, String nextWhere, int maxRead) {
+    DayReader open(long bucket, String what, String where, String after, String nextWhere, boolean dense,
+            int maxRead) {
         ShardMap map = shards.current();
         int shards = map.shards(what, bucket);
         int current = ShardMap.keys(bucket, what, where, shards).size();
         List<TimeIndexKey> keys = map.keys(bucket, what, where);
-        int favoured = where == null && nextWhere != null && shards > 1
+        DayReader.Next advice = null;
+        int key = where == null && nextWhere != null && shards > 1
                 ? keys.indexOf(new TimeIndexKey(bucket, what, ShardMap.shardOf(nextWhere, shards))) : -1;
-        return new DayReader(table, executor, keys, current, favoured, prefix(where), after, maxRead);
+        if (key >= 0) {
+            advice = new DayReader.Next(nextWhere, key,
+                    dense && after != null && after.startsWith(RangeKey.prefix(nextWhere)));
+        }
+        return new DayReader(table, executor, keys, current, advice, prefix(where), after, maxRead);
     }
 
     /** How many keys the day of the WHAT (at {@code where}, unless null) is under: what opening it costs. */

@@ -1,6 +1,7 @@
 package datalake.query;
 
 import datalake.dynamodb.StoredRecord;
+import datalake.records.Keys.RangeKey;
 import datalake.records.Keys.TimeIndexKey;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -24,40 +25,56 @@ import java.util.concurrent.ExecutorService;
  * <p>How much a Query asks for follows what the caller expects to need ({@code ahead}, in items): the
  * first reads share it among the keys, thinly, because a page of a busy day mostly comes from one or
  * two WHEREs, hence keys; but the key of the WHERE the next record is known to have (the cursor says
- * it) reads all of it at once, so that a page that goes on in one WHERE costs one round of Queries, not
- * two. A key used up asks again for its share of what is still needed, by the share of the records it
- * gave so far, and at least twice its last read. A caller that skips more than it keeps (a narrow window
- * scans the day in range-key order, through every key's WHEREs in turn) has the keys that will soon be
- * used up read with the one that is, concurrently. Not thread-safe: one reader at a time.
+ * it, {@link Next}) reads all of it at once, so that a page that goes on in one WHERE costs one round of
+ * Queries, not two. When the position lies in that WHERE too, the current layout's other keys wait
+ * until the WHERE runs out: a WHERE's range keys ({@code <where>:<id>}, and no WHERE holds a {@code :})
+ * come together in the day's order, so a key that cannot hold it holds nothing before its end, and a
+ * page inside one WHERE costs what it costs unsharded, plus a Query of each earlier layout's key. A key
+ * used up asks again for its share of what is still needed, by the share of the records it gave so far,
+ * and at least twice its last read. A caller that skips more than it keeps (a narrow window scans the
+ * day in range-key order, through every key's WHEREs in turn) has the keys that will soon be used up read
+ * with the one that is, concurrently. Not thread-safe: one reader at a time.
  */
 final class DayReader {
+    /**
+     * What the cursor says of the day's next record: the WHERE it has, the key of the current layout
+     * that holds that WHERE, and whether the position lies in that WHERE too. Advice: the records come
+     * in the same order whatever it says.
+     */
+    record Next(String where, int key, boolean continues) {
+    }
+
     private final RecordsTable table;
     private final ExecutorService executor;
     private final List<KeyReader> keys;
     /** How many of the keys, the first ones, are the day's current layout's. */
     private final int current;
-    /** The key that holds the next record's WHERE, or -1 when that is not known. */
-    private final int favoured;
+    /** What the cursor says of the next record, or null. */
+    private final Next advice;
+    /** {@code <where>:} while only the keys that can hold the cursor's WHERE are read, else null. */
+    private String block;
     private final int maxRead;
     private boolean started;
     /** What each key's first read asked for. */
     private int firstRead;
     private int taken;
+    /** What {@link #taken} was when the cursor's WHERE ran out: the keys' shares count from there. */
+    private int takenBefore;
 
     /**
      * @param keys     the day's keys: one, or a sharded day's S; then those of its earlier layouts
      * @param current  how many of them, the first ones, are the current layout's
-     * @param favoured the one that holds the WHERE of the first record after {@code after}, or -1
+     * @param advice   what the cursor says of the first record after {@code after}, or null
      * @param prefix   {@code <where>:} to keep one WHERE, or null
      * @param after    the position: only range keys after it, or null from the day's beginning
      * @param maxRead  the most items one Query asks for
      * @param executor runs the first reads of a sharded day's keys; never the executor whose tasks call this
      */
-    DayReader(RecordsTable table, ExecutorService executor, List<TimeIndexKey> keys, int current, int favoured,
+    DayReader(RecordsTable table, ExecutorService executor, List<TimeIndexKey> keys, int current, Next advice,
             String prefix, String after, int maxRead) {
         this.table = table;
         this.current = current;
-        this.favoured = favoured;
+        this.advice = advice;
         this.executor = executor;
         this.maxRead = maxRead;
         this.keys = new ArrayList<>(keys.size());
@@ -75,25 +92,15 @@ final class DayReader {
      *              the scan is expected to reach next, in one round trip rather than one each
      */
     StoredRecord next(int ahead, int keep) {
+        boolean scanning = ahead - keep > keep;
         if (!started) {
             started = true;
-            // Shared among the current layout's keys; an earlier layout's, usually empty, reads as much as one;
-            // the next record's key all of it, unless the caller scans (its next match may lie far ahead).
-            firstRead = clamp(Math.ceilDiv(ahead, current == 1 ? 1 : 2 * current));
-            readAll(firstRead, ahead - keep > keep ? -1 : favoured, clamp(ahead));
+            start(ahead, scanning);
         }
-        KeyReader first = null;
-        for (KeyReader key : keys) {
-            if (key.buffer.isEmpty() && key.more) {
-                readAgain(ahead, ahead - keep > keep);
-            }
-            while (key.buffer.isEmpty() && key.more) {
-                key.read(again(key, ahead));
-            }
-            if (!key.buffer.isEmpty()
-                    && (first == null || BucketReader.compare(key.head(), first.head()) < 0)) {
-                first = key;
-            }
+        KeyReader first = smallest(ahead, scanning);
+        if (block != null && (first == null || !first.head().startsWith(block))) {
+            endBlock(ahead);
+            first = smallest(ahead, scanning);
         }
         if (first == null) {
             return null;
@@ -126,16 +133,74 @@ final class DayReader {
     }
 
     /**
-     * The first read of every key, concurrently: none of the day's records can be handed out before. Each
-     * asks for {@code each} items, but key {@code key} (unless -1) for {@code keyRead}.
+     * The first read of every key in play, concurrently: none of the day's records can be handed out
+     * before. Shared among the current layout's keys; an earlier layout's, usually empty, reads as much as
+     * one; the next record's key all of {@code ahead}, unless the caller scans (its next match may lie far
+     * ahead); and when the position lies in that record's WHERE, the current layout's other keys wait.
      */
-    private void readAll(int each, int key, int keyRead) {
-        int[] limits = new int[keys.size()];
-        Arrays.fill(limits, each);
-        if (key >= 0) {
-            limits[key] = keyRead;
+    private void start(int ahead, boolean scanning) {
+        firstRead = clamp(Math.ceilDiv(ahead, current == 1 ? 1 : 2 * current));
+        List<KeyReader> reading = new ArrayList<>(keys.size());
+        List<Integer> limits = new ArrayList<>(keys.size());
+        if (advice != null && !scanning && advice.continues()) {
+            block = RangeKey.prefix(advice.where());
         }
-        read(keys, limits);
+        for (int i = 0; i < keys.size(); i++) {
+            KeyReader key = keys.get(i);
+            boolean advised = advice != null && !scanning && i == advice.key();
+            key.inPlay = block == null || advised || i >= current;
+            if (key.inPlay) {
+                reading.add(key);
+                limits.add(advised ? clamp(ahead) : firstRead);
+            }
+        }
+        read(reading, limits.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    /**
+     * The cursor's WHERE has run out: the keys that waited join, read from the position (before the
+     * WHERE's end they hold nothing), thinly, as at a day's start; which key gives the rest of the page,
+     * and so the keys' shares, counts from here.
+     */
+    private void endBlock(int ahead) {
+        block = null;
+        takenBefore = taken;
+        firstRead = clamp(Math.ceilDiv(ahead, 2 * current));
+        List<KeyReader> waited = new ArrayList<>();
+        for (KeyReader key : keys) {
+            key.taken = 0;
+            if (!key.inPlay) {
+                key.inPlay = true;
+                waited.add(key);
+            }
+        }
+        int[] limits = new int[waited.size()];
+        Arrays.fill(limits, firstRead);
+        read(waited, limits);
+    }
+
+    /**
+     * The key in play whose head comes first, each used-up key read again first (see {@link #readAgain});
+     * null when they have nothing more.
+     */
+    private KeyReader smallest(int ahead, boolean scanning) {
+        KeyReader first = null;
+        for (KeyReader key : keys) {
+            if (!key.inPlay) {
+                continue;
+            }
+            if (key.buffer.isEmpty() && key.more) {
+                readAgain(ahead, scanning);
+            }
+            while (key.buffer.isEmpty() && key.more) {
+                key.read(again(key, ahead));
+            }
+            if (!key.buffer.isEmpty()
+                    && (first == null || BucketReader.compare(key.head(), first.head()) < 0)) {
+                first = key;
+            }
+        }
+        return first;
     }
 
     /**
@@ -153,7 +218,7 @@ final class DayReader {
         List<KeyReader> waiting = new ArrayList<>();
         int run = 0;
         for (KeyReader key : keys) {
-            if (key.more) {
+            if (key.more && key.inPlay) {
                 (key.buffer.isEmpty() ? usedUp : waiting).add(key);
             }
             run = Math.max(run, key.taken);
@@ -195,7 +260,8 @@ final class DayReader {
      * read too thinly grows fast.
      */
     private int again(KeyReader key, int ahead) {
-        double share = taken == 0 ? 1 : Math.max((double) key.taken / taken, 1.0 / keys.size());
+        int merged = taken - takenBefore;
+        double share = merged == 0 ? 1 : Math.max((double) key.taken / merged, 1.0 / keys.size());
         return clamp(Math.max((long) Math.ceil(ahead * share), Math.min(ahead, 2L * key.lastRead)));
     }
 
@@ -210,6 +276,8 @@ final class DayReader {
         final ArrayDeque<StoredRecord> buffer = new ArrayDeque<>();
         String position;
         boolean more = true;
+        /** Read, or to be read when used up; false while it waits for the cursor's WHERE to run out. */
+        boolean inPlay = true;
         int lastRead;
         int taken;
 

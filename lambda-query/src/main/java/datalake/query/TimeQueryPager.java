@@ -1,6 +1,7 @@
 package datalake.query;
 
 import datalake.dynamodb.StoredRecord;
+import datalake.records.TimeBuckets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -185,9 +186,11 @@ final class TimeQueryPager {
         int share = Math.min(wanted, Math.max(limits.minShare(), Math.ceilDiv(wanted, buckets)));
         List<Callable<BucketRead>> firstRound = new ArrayList<>(buckets);
         for (long bucket = first; bucket <= last; bucket++) {
-            DayReader day = bucket == first
-                    ? this.buckets.open(bucket, query.what(), query.where(), after, nextWhere, limits.readLimit())
-                    : this.buckets.open(bucket, query.what(), query.where(), null, null, limits.readLimit());
+            // A day the query's range covers gives the page every record (but those of files it gave before).
+            boolean dense = query.start() <= TimeBuckets.startOf(bucket)
+                    && query.end() >= TimeBuckets.startOf(bucket + 1) - 1;
+            DayReader day = this.buckets.open(bucket, query.what(), query.where(), bucket == first ? after : null,
+                    bucket == first ? nextWhere : null, dense, limits.readLimit());
             firstRound.add(() -> readBucket(query, day, share, 0));
         }
         List<BucketRead> reads = new ArrayList<>(Futures.all(executor, firstRound));

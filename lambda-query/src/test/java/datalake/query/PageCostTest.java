@@ -220,6 +220,38 @@ class PageCostTest {
     }
 
     @ParameterizedTest
+    @ValueSource(ints = {4, 16})
+    void aPageInsideOneWhereOfAShardedDayReadsThatWheresKeysAlone(int shards) {
+        // given a day of 10,000 files, 250 for each of 40 WHEREs, sharded into S
+        List<Metadata> files = day(250);
+
+        // when every page of the day is read, sharded and unsharded
+        Cost unsharded = pages(files, 1, T0, T0 + DAY - 1);
+        Cost cost = pages(files, shards, T0, T0 + DAY - 1);
+
+        // then the pages are the same; a page whose cursor and whose records, the next page's first
+        // included, lie in one WHERE reads that WHERE's key and the earlier layout's (the plain key): 2
+        // Queries in one round, as many items as unsharded and the plain key's none (S + 1 before); the
+        // others at most S + 2, and all together read a fifth more items than unsharded
+        assertEquals(unsharded.rangeKeys(), cost.rangeKeys(), "the unsharded pages");
+        List<String> keys = cost.rangeKeys();
+        int inside = 0;
+        for (int page = 1; page < cost.queries().size() - 1; page++) {
+            String where = keys.get(100 * page - 1).split(":")[0];
+            if (keys.subList(100 * page, 100 * page + 101).stream().allMatch(k -> k.startsWith(where + ":"))) {
+                inside++;
+                assertEquals(2, cost.queries().get(page), "page " + page + ", Queries per page " + cost.queries());
+                assertEquals(1, cost.rounds().get(page), "page " + page + ", rounds per page " + cost.rounds());
+                assertEquals(unsharded.items().get(page), cost.items().get(page), "page " + page + ", items");
+            }
+        }
+        assertEquals(40, inside, "pages inside one WHERE");
+        assertTrue(cost.maxQueries() <= shards + 2, "Queries per page " + cost.queries());
+        assertTrue(cost.totalItems() <= 1.25 * unsharded.totalItems(),
+                "items read " + cost.totalItems() + " against " + unsharded.totalItems() + " unsharded");
+    }
+
+    @ParameterizedTest
     @ValueSource(ints = {1, 4, 16})
     void aThirtyDayPageServedFromItsFirstDayCostsWhatThatDaysPageCosts(int shards) {
         // given a WHAT sharded into S every day: a day of 4,000 files, then 29 days of 1,000

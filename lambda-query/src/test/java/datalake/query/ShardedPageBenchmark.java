@@ -42,7 +42,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * <li>{@code day}: every 100-record page of a day of {@code --day-files} (4,000);
  * <li>{@code 30d}: the first {@code --month-pages} pages of a 30-day query: that day, then 29 days of
  *     {@code --month-files} (1,000) each: a page served from that day reads it alone;
- * <li>{@code hour}: every page of a 1-hour window of a day of {@code --hour-day-files} (10,000).
+ * <li>{@code hour}: every page of a 1-hour window of a day of {@code --hour-day-files} (10,000);
+ * <li>{@code busy}: every page of a day of {@code --busy-day-files} (40,000: 1,000 a WHERE, as a WHAT busy
+ *     enough to shard has at least): most pages go on in the WHERE their cursor lies in.
  * </ul>
  * Read units are the ConsumedCapacity dynalite reports ({@link ReadTally}: the items a Query read, their
  * sizes summed and rounded up to 4 KB, halved: eventually consistent), at least 0.5 a Query; the items read
@@ -78,6 +80,7 @@ public final class ShardedPageBenchmark {
         int dayFiles = 4_000;
         int monthFiles = 1_000;
         int hourDayFiles = 10_000;
+        int busyDayFiles = 40_000;
         int monthPages = 5;
         int runs = 3;
         int clockTicks = 100;
@@ -90,12 +93,14 @@ public final class ShardedPageBenchmark {
                 case "--day-files" -> dayFiles = Integer.parseInt(value);
                 case "--month-files" -> monthFiles = Integer.parseInt(value);
                 case "--hour-day-files" -> hourDayFiles = Integer.parseInt(value);
+                case "--busy-day-files" -> busyDayFiles = Integer.parseInt(value);
                 case "--month-pages" -> monthPages = Integer.parseInt(value);
                 case "--runs" -> runs = Integer.parseInt(value);
                 case "--json" -> json = value;
                 case "--clock-ticks" -> clockTicks = Integer.parseInt(value);
                 default -> throw new IllegalArgumentException("usage: ShardedPageBenchmark [--latency-ms N[,N...]]"
-                        + " [--day-files N] [--month-files N] [--hour-day-files N] [--month-pages N] [--runs N]"
+                        + " [--day-files N] [--month-files N] [--hour-day-files N] [--busy-day-files N] [--month-pages N]"
+                        + " [--runs N]"
                         + " [--json FILE] [--clock-ticks HZ]");
             }
         }
@@ -113,24 +118,28 @@ public final class ShardedPageBenchmark {
                     .tablesOnly().build();
             long hour = T0 + DAYS * DAY + 9 * HOUR;
             long started = System.nanoTime();
-            Layout layout = write(aws, names, dayFiles, monthFiles, hourDayFiles, hour);
+            Layout layout = write(aws, names, dayFiles, monthFiles, hourDayFiles, busyDayFiles, hour);
             System.out.printf(Locale.ROOT, "%,d records written in %.1f s: for each S of %s, a day of %,d files,"
-                            + " 29 days of %,d, a day of %,d (%d in the hour read); %d WHEREs; %d runs after a warm-up;"
-                            + " %d cores%n", layout.records(), (System.nanoTime() - started) / 1e9,
+                            + " 29 days of %,d, a day of %,d (%d in the hour read), a day of %,d; %d WHEREs; %d runs"
+                            + " after a warm-up; %d cores%n", layout.records(), (System.nanoTime() - started) / 1e9,
                     Arrays.toString(SHARDS), layout.dayFiles(), monthFiles, layout.hourDayFiles(), layout.hourFiles(),
-                    WHERES, runs, Runtime.getRuntime().availableProcessors());
+                    layout.busyDayFiles(), WHERES, runs, Runtime.getRuntime().availableProcessors());
             List<Scenario> scenarios = List.of(
                     new Scenario("day", String.format(Locale.ROOT, "every 100-record page of a %,d-file day",
                             layout.dayFiles()), T0, T0 + DAY - 1, 0, layout.dayFiles()),
                     new Scenario("30d", String.format(Locale.ROOT, "the first %d pages of a 30-day query", monthPages),
                             T0, T0 + DAYS * DAY - 1, monthPages, 100 * monthPages),
                     new Scenario("hour", String.format(Locale.ROOT, "every page of a 1-hour window of a %,d-file day",
-                            layout.hourDayFiles()), hour, hour + HOUR - 1, 0, layout.hourFiles()));
+                            layout.hourDayFiles()), hour, hour + HOUR - 1, 0, layout.hourFiles()),
+                    new Scenario("busy", String.format(Locale.ROOT, "every page of a %,d-file day (%,d a WHERE)",
+                            layout.busyDayFiles(), layout.busyDayFiles() / WHERES), T0 + (DAYS + 1) * DAY,
+                            T0 + (DAYS + 2) * DAY - 1, 0, layout.busyDayFiles()));
             FIGURES.put("query_sharded_wheres", (double) WHERES);
             FIGURES.put("query_sharded_day_files", (double) layout.dayFiles());
             FIGURES.put("query_sharded_month_files_per_day", (double) monthFiles);
             FIGURES.put("query_sharded_hour_day_files", (double) layout.hourDayFiles());
             FIGURES.put("query_sharded_hour_files", (double) layout.hourFiles());
+            FIGURES.put("query_sharded_busy_day_files", (double) layout.busyDayFiles());
             System.out.println("read units: dynalite's ConsumedCapacity of each Query (item sizes rounded up to 4 KB,"
                     + " halved: eventually consistent), at least 0.5 a Query");
             int[] modes = new int[latencies.length + 1];
@@ -171,12 +180,12 @@ public final class ShardedPageBenchmark {
     }
 
     /** What each S's WHAT holds (the same for every S), and the records written for all of them. */
-    private record Layout(int dayFiles, int hourDayFiles, int hourFiles, int records) {
+    private record Layout(int dayFiles, int hourDayFiles, int hourFiles, int busyDayFiles, int records) {
     }
 
     /** Writes the shard map, then every S's files as the ingester would under that map. */
     private static Layout write(Emulators aws, DatalakeStack names, int dayFiles, int monthFiles, int hourDayFiles,
-            long hour) {
+            int busyDayFiles, long hour) {
         ShardMap map = ShardMap.EMPTY;
         for (int shards : SHARDS) {
             if (shards > 1) {
@@ -192,6 +201,7 @@ public final class ShardedPageBenchmark {
                 files.addAll(day(what(shards), day, monthFiles));
             }
             files.addAll(day(what(shards), DAYS, hourDayFiles));
+            files.addAll(day(what(shards), DAYS + 1, busyDayFiles));
             records.addAll(TestFiles.records(files, map));
         }
         // dynalite handles one call at a time; a few writers keep it busy while the others wait on the wire
@@ -209,9 +219,10 @@ public final class ShardedPageBenchmark {
         } finally {
             writers.shutdownNow();
         }
-        List<Metadata> busy = day(what(1), DAYS, hourDayFiles);
-        int inHour = (int) busy.stream().filter(m -> m.start() >= hour && m.start() < hour + HOUR).count();
-        return new Layout(day(what(1), 0, dayFiles).size(), busy.size(), inHour, records.size());
+        List<Metadata> hourDay = day(what(1), DAYS, hourDayFiles);
+        int inHour = (int) hourDay.stream().filter(m -> m.start() >= hour && m.start() < hour + HOUR).count();
+        return new Layout(day(what(1), 0, dayFiles).size(), hourDay.size(), inHour,
+                day(what(1), DAYS + 1, busyDayFiles).size(), records.size());
     }
 
     /** {@code files / 40} files of each of 40 WHEREs on day {@code day}, their starts spread evenly over it. */

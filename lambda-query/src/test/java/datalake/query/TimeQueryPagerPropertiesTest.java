@@ -76,6 +76,20 @@ class TimeQueryPagerPropertiesTest {
         pagesHoldEveryMatchOnceInOrder(FileLayouts.metadata(specs, T0, WHERES), window, limits, where, sharding);
     }
 
+    /**
+     * The same for a whole busy sharded day without a WHERE, read with large slices: a page whose cursor
+     * lies in the WHERE it goes on in reads only the keys that can hold that WHERE until it runs out
+     * (DayReader), whatever else those keys read ahead, then every key from there.
+     */
+    @Property(tries = 200)
+    void aWholeBusyShardedDayComesWholeAndInOrder(
+            @ForAll("busyDay") List<FileSpec> specs,
+            @ForAll("largeSlices") TimeQueryPager.Limits limits,
+            @ForAll("shardedBefore") FileLayouts.Sharding sharding) {
+        pagesHoldEveryMatchOnceInOrder(FileLayouts.metadata(specs, T0, WHERES), new Window(0, 0, 0, TestFiles.DAY - 1),
+                limits, "", sharding);
+    }
+
     private static void pagesHoldEveryMatchOnceInOrder(List<Metadata> files, Window window,
             TimeQueryPager.Limits limits, String where, FileLayouts.Sharding sharding) {
         ShardMap shards = sharding.map(T0);
