@@ -43,11 +43,11 @@ record BucketReader(RecordsTable table, ShardMapSource shards, ExecutorService e
         int shards = map.shards(what, bucket);
         int current = ShardMap.keys(bucket, what, where, shards).size();
         List<TimeIndexKey> keys = map.keys(bucket, what, where);
-        DayReader.Next advice = null;
+        DayReader.Advice advice = null;
         int key = where == null && nextWhere != null && shards > 1
                 ? keys.indexOf(new TimeIndexKey(bucket, what, ShardMap.shardOf(nextWhere, shards))) : -1;
         if (key >= 0) {
-            advice = new DayReader.Next(nextWhere, key,
+            advice = new DayReader.Advice(nextWhere, key,
                     dense && after != null && after.startsWith(RangeKey.prefix(nextWhere)));
         }
         return new DayReader(table, executor, keys, current, advice, prefix(where), after, maxRead);

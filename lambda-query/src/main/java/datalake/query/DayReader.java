@@ -25,7 +25,7 @@ import java.util.concurrent.ExecutorService;
  * <p>How much a Query asks for follows what the caller expects to need ({@code ahead}, in items): the
  * first reads share it among the keys, thinly, because a page of a busy day mostly comes from one or
  * two WHEREs, hence keys; but the key of the WHERE the next record is known to have (the cursor says
- * it, {@link Next}) reads all of it at once, so that a page that goes on in one WHERE costs one round of
+ * it, {@link Advice}) reads all of it at once, so that a page that goes on in one WHERE costs one round of
  * Queries, not two. When the position lies in that WHERE too, the current layout's other keys wait
  * until the WHERE runs out: a WHERE's range keys ({@code <where>:<id>}, and no WHERE holds a {@code :})
  * come together in the day's order, so a key that cannot hold it holds nothing before its end, and a
@@ -41,7 +41,7 @@ final class DayReader {
      * that holds that WHERE, and whether the position lies in that WHERE too. Advice: the records come
      * in the same order whatever it says.
      */
-    record Next(String where, int key, boolean continues) {
+    record Advice(String where, int key, boolean continues) {
     }
 
     private final RecordsTable table;
@@ -50,7 +50,7 @@ final class DayReader {
     /** How many of the keys, the first ones, are the day's current layout's. */
     private final int current;
     /** What the cursor says of the next record, or null. */
-    private final Next advice;
+    private final Advice advice;
     /** {@code <where>:} while only the keys that can hold the cursor's WHERE are read, else null. */
     private String block;
     private final int maxRead;
@@ -70,7 +70,7 @@ final class DayReader {
      * @param maxRead  the most items one Query asks for
      * @param executor runs the first reads of a sharded day's keys; never the executor whose tasks call this
      */
-    DayReader(RecordsTable table, ExecutorService executor, List<TimeIndexKey> keys, int current, Next advice,
+    DayReader(RecordsTable table, ExecutorService executor, List<TimeIndexKey> keys, int current, Advice advice,
             String prefix, String after, int maxRead) {
         this.table = table;
         this.current = current;
