@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import datalake.records.MetadataRules;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -142,7 +143,7 @@ final class CursorCodec {
         }
         String nextWhere = cursor.nextWhere();
         if (nextWhere != null && (nextWhere.isEmpty() || nextWhere.indexOf(':') >= 0
-                || nextWhere.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES)) {
+                || nextWhere.getBytes(StandardCharsets.UTF_8).length > MetadataRules.MAX_SLUG_LENGTH)) {
             throw invalid();
         }
         String after = cursor.after();

@@ -47,12 +47,22 @@ class CursorCodecTest {
     }
 
     @Test
+    void theLongestPositionWithTheLongestNextWhereStaysACursorTheCodecTakes() {
+        // DynamoDB's longest sort key (1,024 bytes, of a table another writer filled) and a slug's length
+        FilesQuery.ByTime anyWhere = new FilesQuery.ByTime("syslog", null, TIME.start(), TIME.end());
+        Cursor longest = new Cursor(FIRST, "w".repeat(1022) + ":x", "w".repeat(256));
+        String text = CursorCodec.encode(anyWhere, longest);
+        assertTrue(text.length() <= CursorCodec.MAX_LENGTH, text.length() + " characters");
+        assertEquals(longest, CursorCodec.decode(anyWhere, text));
+    }
+
+    @Test
     void aNextWhereNoWhereCouldBeOrOnAnotherKindOfCursorIsRefused() {
         FilesQuery.ByTime anyWhere = new FilesQuery.ByTime("syslog", null, TIME.start(), TIME.end());
         assertEquals("InvalidCursor", code(anyWhere, CursorCodec.encode(anyWhere, new Cursor(FIRST, null, "a:b"))));
         assertEquals("InvalidCursor", code(anyWhere, CursorCodec.encode(anyWhere, new Cursor(FIRST, null, ""))));
         assertEquals("InvalidCursor", code(anyWhere, CursorCodec.encode(anyWhere,
-                new Cursor(FIRST, null, "w".repeat(1025)))));
+                new Cursor(FIRST, null, "w".repeat(257)))));
         assertEquals("InvalidCursor", code(anyWhere, withChecksum("{\"v\":1,\"f\":\"" + anyWhere.fingerprint()
                 + "\",\"b\":" + FIRST + ",\"w\":7}")));
         FilesQuery.ByWorkId work = new FilesQuery.ByWorkId("syslog", null, "job");

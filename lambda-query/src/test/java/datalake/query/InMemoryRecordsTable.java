@@ -1,5 +1,6 @@
 package datalake.query;
 
+import datalake.dynamodb.RecordItems;
 import datalake.dynamodb.StoredRecord;
 import datalake.records.Keys.TimeIndexKey;
 import datalake.records.Record;
@@ -11,6 +12,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * A {@link RecordsTable} in memory with DynamoDB's ordering and slicing: range keys in order, at most
@@ -35,6 +37,16 @@ final class InMemoryRecordsTable implements RecordsTable {
                     k -> new TreeMap<>()).computeIfAbsent(rangeKey, k -> new ArrayList<>());
             sameKey.removeIf(r -> r.bucket() == record.bucket());
             sameKey.add(stored);
+        }
+        return this;
+    }
+
+    /** Items as another writer stored them, no metadata rule applied: in the table, not its index. */
+    InMemoryRecordsTable putItems(Collection<Map<String, AttributeValue>> items) {
+        for (Map<String, AttributeValue> item : items) {
+            StoredRecord stored = StoredRecord.fromItem(item);
+            table.computeIfAbsent(item.get(RecordItems.TIME_INDEX_KEY).s(), k -> new TreeMap<>())
+                    .put(stored.rangeKey(), stored);
         }
         return this;
     }

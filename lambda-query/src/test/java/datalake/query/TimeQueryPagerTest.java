@@ -7,13 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import datalake.dynamodb.RecordItems;
+import datalake.records.Record;
 import datalake.records.ShardMapSource;
 import datalake.records.Metadata;
 import datalake.dynamodb.StoredRecord;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class TimeQueryPagerTest {
     private final ExecutorService executor = Executors.newFixedThreadPool(16);
@@ -70,6 +75,31 @@ class TimeQueryPagerTest {
 
     private static List<String> ids(List<StoredRecord> records) {
         return records.stream().map(StoredRecord::id).toList();
+    }
+
+    @Test
+    void aWhereLongerThanASlugInAnotherWritersTablePagesOnWithoutAdvice() {
+        // given records whose WHERE is 300 characters (the Python datalake took any), and a short one's
+        String longWhere = "w".repeat(300);
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            for (Record record : TestFiles.records(file("long-" + i, "w", "web", T0 + i, null))) {
+                Map<String, AttributeValue> item = new HashMap<>(RecordItems.toItem(record));
+                item.put(RecordItems.RANGE_KEY, AttributeValue.fromS(longWhere + ":long-" + i));
+                items.add(item);
+            }
+            items.addAll(TestFiles.records(file("short-" + i, "w", "web", T0 + i, null)).stream()
+                    .map(RecordItems::toItem).toList());
+        }
+        table.putItems(items);
+
+        // when the day is paged one record at a time, each cursor through the codec
+        List<StoredRecord> got = all(pager(1, 4, 32, 10), new FilesQuery.ByTime("w", null, T0, T0 + DAY - 1),
+                new ArrayList<>());
+
+        // then every file came, in order: a cursor names no WHERE it could not carry
+        assertEquals(List.of("short-0", "short-1", "short-2", "long-0", "long-1", "long-2"),
+                got.stream().map(StoredRecord::id).toList());
     }
 
     @Test
