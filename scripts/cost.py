@@ -111,7 +111,7 @@ ASSUMPTIONS = {
     "min_read_capacity": (5, "TableMinReadCapacity, on each table and the GSI"),
     "files_per_day": (10e6, "the steady rate the provisioned mode's million files are priced at"),
     # A narrow window and an index ordered by start within a day (docs/COSTS.md, "Narrow windows"):
-    "window_day_files": (10_000, "files of the day a narrow window reads (ShardedPageBenchmark's busy day)"),
+    "window_day_files": (10_000, "files of the day a narrow window reads (ShardedPageBenchmark's hour scenario)"),
     "window_hours": (1, "the window's length"),
     "window_end_hour": (10, "when the window ends, in hours after midnight UTC (the benchmark's 09:00-10:00)"),
     "duration_bound_hours": (1, "the longest file of a WHAT, if the index knew it"),
@@ -220,6 +220,11 @@ def break_even(a, prices, profile):
     return high
 
 
+def million_items_gb(item_kb, extra_bytes=0):
+    """The storage of a million items of {item_kb} (and {extra_bytes} more), in GB: DynamoDB adds 100 bytes an item."""
+    return 1e6 * (item_kb * 1024 + extra_bytes + 100) / 1e9
+
+
 def page_read_units(a):
     """A full page's size in KB, and the read units of a 1-day page and of a page spread over 30 days.
 
@@ -263,7 +268,8 @@ def time_index(a, prices):
     write_units = a["records_per_file"] * wru_record  # projection ALL, like work-id-index
     write_dollars = 1e6 * write_units * prices["ddb_wru"]
     attribute_bytes = 20  # "start_key" and a number
-    storage_gb = 1e6 * (item_kb * 1024 + 100 + attribute_bytes) / 1e9 + 1e6 * attribute_bytes / 1e9
+    # the index's copy of each record, with the attribute, and the attribute on the table's record
+    storage_gb = million_items_gb(item_kb, attribute_bytes) + 1e6 * attribute_bytes / 1e9
     migration_units = 3 * wru_record
     migration_dollars = 1e6 * (migration_units * prices["ddb_wru"] + rru(1) * prices["ddb_rru"])
     return {
@@ -452,9 +458,9 @@ def main():
     }
     # Storage of a million records: the table, the GSI (projection ALL: a full copy), point-in-time
     # recovery on the table; plus, with issue 13, a per-object item per file.
-    record_gb = 1e6 * (a["record_item_kb"] * 1024 + 100) / 1e9  # DynamoDB adds 100 bytes per item
+    record_gb = million_items_gb(a["record_item_kb"])
     gsi_gb = record_gb
-    object_gb = 1e6 / a["records_per_file"] * (a["per_object_item_kb"] * 1024 + 100) / 1e9
+    object_gb = million_items_gb(a["per_object_item_kb"]) / a["records_per_file"]
     storage = [
         ("records table", record_gb, "GB-month", prices["ddb_gb_month"], "dynamodb", f"{a['record_item_kb']:g} KB + 100 B per item"),
         ("work-id-index (GSI, ALL)", gsi_gb, "GB-month", prices["ddb_gb_month"], "dynamodb", "a copy of every record"),

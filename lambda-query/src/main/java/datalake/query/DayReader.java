@@ -140,21 +140,21 @@ final class DayReader {
      */
     private void start(int ahead, boolean scanning) {
         firstRead = clamp(Math.ceilDiv(ahead, current == 1 ? 1 : 2 * current));
-        List<KeyReader> reading = new ArrayList<>(keys.size());
-        List<Integer> limits = new ArrayList<>(keys.size());
-        if (advice != null && !scanning && advice.continues()) {
+        int advised = advice == null || scanning ? -1 : advice.key();
+        if (advised >= 0 && advice.continues()) {
             block = RangeKey.prefix(advice.where());
         }
+        List<KeyReader> reading = new ArrayList<>(keys.size());
+        int[] limits = new int[keys.size()];
         for (int i = 0; i < keys.size(); i++) {
             KeyReader key = keys.get(i);
-            boolean advised = advice != null && !scanning && i == advice.key();
-            key.inPlay = block == null || advised || i >= current;
+            key.inPlay = block == null || i == advised || i >= current;
             if (key.inPlay) {
+                limits[reading.size()] = i == advised ? clamp(ahead) : firstRead;
                 reading.add(key);
-                limits.add(advised ? clamp(ahead) : firstRead);
             }
         }
-        read(reading, limits.stream().mapToInt(Integer::intValue).toArray());
+        read(reading, Arrays.copyOf(limits, reading.size()));
     }
 
     /**

@@ -16,8 +16,8 @@ import java.util.concurrent.ExecutorService;
  *
  * <p>A page needs {@code pageSize + 1} records: enough to fill it and to know whether anything follows,
  * so {@code next} is null exactly on the last page (unless the page ended at the bucket budget); the
- * extra record, the next page's first, gives the cursor its WHERE, and its day when that is a later one. The first
- * wave is the first bucket alone: a busy day fills the page, and the days after it would cost a Query each,
+ * extra record, the next page's first, gives the cursor its WHERE, and its day when that is a later one.
+ * The first wave is the first bucket alone: a busy day fills the page, and the days after it would cost a Query each,
  * a sharded day's S + 1. A wave that leaves the page short was read to its end, so the next one is sized
  * by what the whole days read gave: as many days again as the records still wanted take at that density,
  * half as many more; after days that gave nothing, as many days as a wave's worth of Queries reads
@@ -84,8 +84,8 @@ final class TimeQueryPager {
         long next = from;
         long waveEnd = from;
         while (next <= budgetEnd) {
-            List<BucketRead> reads = next == from ? readWave(query, next, waveEnd, after, nextWhere, page.size())
-                    : readWave(query, next, waveEnd, null, null, page.size());
+            List<BucketRead> reads = readWave(query, next, waveEnd, next == from ? after : null,
+                    next == from ? nextWhere : null, page.size());
             for (BucketRead read : reads) {
                 for (StoredRecord record : read.records()) {
                     if (page.size() == limits.pageSize()) {

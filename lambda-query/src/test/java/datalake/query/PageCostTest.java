@@ -13,14 +13,16 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RunnableFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -38,8 +40,7 @@ class PageCostTest {
     private static final long HOUR = 3_600_000L;
     private final ExecutorService executor = Executors.newFixedThreadPool(8);
     private static final String SHARD_READER = "shard-reader";
-    private final RoundCounter shardExecutor = new RoundCounter(Executors.newFixedThreadPool(16,
-            r -> new Thread(r, SHARD_READER)));
+    private final RoundCounter shardExecutor = new RoundCounter(16, r -> new Thread(r, SHARD_READER));
 
     @AfterEach
     void stop() {
@@ -51,13 +52,12 @@ class PageCostTest {
      * The shard readers' executor, counting rounds: the reads a caller submits before it waits for any of
      * them go out together, so each distinct count of waits seen at a submission is one round trip.
      */
-    private static final class RoundCounter extends AbstractExecutorService {
-        private final ExecutorService delegate;
+    private static final class RoundCounter extends ThreadPoolExecutor {
         private final AtomicLong waits = new AtomicLong();
         private final Set<Long> rounds = ConcurrentHashMap.newKeySet();
 
-        RoundCounter(ExecutorService delegate) {
-            this.delegate = delegate;
+        RoundCounter(int threads, ThreadFactory factory) {
+            super(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), factory);
         }
 
         /** The rounds submitted since the last call. */
@@ -77,36 +77,6 @@ class PageCostTest {
                     return super.get();
                 }
             };
-        }
-
-        @Override
-        public void execute(Runnable command) {
-            delegate.execute(command);
-        }
-
-        @Override
-        public void shutdown() {
-            delegate.shutdown();
-        }
-
-        @Override
-        public List<Runnable> shutdownNow() {
-            return delegate.shutdownNow();
-        }
-
-        @Override
-        public boolean isShutdown() {
-            return delegate.isShutdown();
-        }
-
-        @Override
-        public boolean isTerminated() {
-            return delegate.isTerminated();
-        }
-
-        @Override
-        public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-            return delegate.awaitTermination(timeout, unit);
         }
     }
 

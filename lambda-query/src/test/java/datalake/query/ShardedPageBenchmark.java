@@ -99,9 +99,8 @@ public final class ShardedPageBenchmark {
                 case "--json" -> json = value;
                 case "--clock-ticks" -> clockTicks = Integer.parseInt(value);
                 default -> throw new IllegalArgumentException("usage: ShardedPageBenchmark [--latency-ms N[,N...]]"
-                        + " [--day-files N] [--month-files N] [--hour-day-files N] [--busy-day-files N] [--month-pages N]"
-                        + " [--runs N]"
-                        + " [--json FILE] [--clock-ticks HZ]");
+                        + " [--day-files N] [--month-files N] [--hour-day-files N] [--busy-day-files N]"
+                        + " [--month-pages N] [--runs N] [--json FILE] [--clock-ticks HZ]");
             }
         }
         if (args.length % 2 != 0) {
