@@ -7,9 +7,10 @@
 #      until every record is in dynalite (its own process); CPU time per process from /proc;
 #   3. query: 1-day, 30-day and work_id queries and a full pagination of 10,000 files, on dynalite,
 #      raw and with a simulated 5 ms round trip per DynamoDB call; then sharded days (ShardedPageBenchmark):
-#      Queries, read units and time of a page of a 4,000-file day, of a 30-day query, of a 1-hour window
-#      of a 10,000-file day and of a 40,000-file day, for S = 1, 4 and 16 shards (with --quick: 200 files
-#      a day after the first, a 1-hour window of 2,000 files, a day of 10,000);
+#      Queries, read units and time (raw, through the local stack's HTTP API, +5 ms a call) of a page of a
+#      4,000-file day, of a 30-day query, of a 1-hour window of a 10,000-file day and of a 40,000-file day,
+#      for S = 1, 4 and 16 shards (with --quick: 200 files a day after the first, a 1-hour window of 2,000
+#      files, a day of 10,000);
 #   4. cold start: each deployable jar in 10 fresh JVMs with the template's JAVA_TOOL_OPTIONS;
 #   5. backfill: 10,000 objects already in a moto bucket indexed by scripts/backfill.sh's engine (BackfillIT);
 #   6. freshness: upload-to-queryable latency through moto's real S3 -> SNS -> SQS, at 20 files/s for 2 minutes

@@ -147,7 +147,8 @@ def main():
                              f"page {fmt(g(k + '_page_ms'))} ms, p95 {fmt(g(k + '_page_p95_ms'))} ms", ""))
     for scenario, label in (("day", f"every page of a {fmt(g('query_sharded_day_files'))}-file day"),
                             ("30d", "a page of a 30-day query"),
-                            ("hour", f"a 1-hour window of a {fmt(g('query_sharded_hour_day_files'))}-file day")):
+                            ("hour", f"a 1-hour window of a {fmt(g('query_sharded_hour_day_files'))}-file day"),
+                            ("busy", f"every page of a {fmt(g('query_sharded_busy_day_files'))}-file day")):
         for shards in (1, 4, 16):
             k = f"query_sharded_{scenario}_s{shards}_"
             if g(k + "ms_raw") is not None:
@@ -156,7 +157,8 @@ def main():
                              f"Queries max {fmt(g(k + 'queries_max'))} (mean {fmt(g(k + 'queries_mean'))}),"
                              f" RRU {fmt(g(k + 'rru_mean'))} = {fmt(g(k + 'rru_over_s1'))}x S=1"
                              f" (items read {fmt(g(k + 'items_over_s1'))}x),"
-                             f" ms {fmt(g(k + 'ms_over_s1_raw'))}x S=1",
+                             f" ms {fmt(g(k + 'ms_over_s1_raw'))}x S=1"
+                             f" (through the local API {fmt(g(k + 'ms_local'))} ms, {fmt(g(k + 'ms_over_s1_local'))}x)",
                              "" if shards == 1 else f"<= {fmt(g(k + 'queries_goal'))} Queries, 1.5x RRU, 3x ms"))
     for phase, label in (("steady", f"{fmt(g('freshness_rate_per_s'))} files/s for {fmt(g('freshness_seconds'))} s"),
                          ("burst", f"burst of {fmt(g('freshness_burst_files'))}")):
