@@ -117,6 +117,33 @@ final class DayReader {
         return next;
     }
 
+    /**
+     * Whether the cursor's WHERE has run out, read while the current layout's other keys waited, and a
+     * key that was read already holds a later record of the day. The day then surely goes on, but which
+     * record comes next only the waiting keys can tell, a Query each: a page that wants nothing more than
+     * to know that a record follows its last one (that WHERE's last) ends without them, and the next page,
+     * starting after that WHERE, reads every key anyway.
+     */
+    boolean followsPastBlock() {
+        if (block == null) {
+            return false;
+        }
+        String head = null;
+        for (KeyReader key : keys) {
+            if (!key.inPlay) {
+                continue;
+            }
+            if (key.buffer.isEmpty()) {
+                if (key.more) {
+                    return false; // may hold more of the WHERE: read it, as next() would
+                }
+            } else if (head == null || BucketReader.compare(key.head(), head) < 0) {
+                head = key.head();
+            }
+        }
+        return head != null && !head.startsWith(block);
+    }
+
     /** The records handed out so far. */
     int taken() {
         return taken;

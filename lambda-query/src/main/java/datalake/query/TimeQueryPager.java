@@ -17,6 +17,9 @@ import java.util.concurrent.ExecutorService;
  * <p>A page needs {@code pageSize + 1} records: enough to fill it and to know whether anything follows,
  * so {@code next} is null exactly on the last page (unless the page ended at the bucket budget); the
  * extra record, the next page's first, gives the cursor its WHERE, and its day when that is a later one.
+ * A page that ends where its cursor's WHERE ends, that WHERE's key read alone, does without it when that
+ * key holds a later record: the day surely goes on, and which record comes next would cost a Query of
+ * every other key, which the next page, starting a WHERE, reads anyway.
  * The first wave is the first bucket alone: a busy day fills the page, and the days after it would cost a Query each,
  * a sharded day's S + 1. A wave that leaves the page short was read to its end, so the next one is sized
  * by what the whole days read gave: as many days again as the records still wanted take at that density,
@@ -57,14 +60,15 @@ final class TimeQueryPager {
 
     /**
      * What was read of one bucket: the records the query returns, in order, and the day read on from the
-     * last of them (its reads so far kept, for a second round).
+     * last of them (its reads so far kept, for a second round); {@code follows} when the read stopped short
+     * of the page's extra record knowing only that the day holds one ({@link DayReader#followsPastBlock}).
      */
-    record BucketRead(List<StoredRecord> records, DayReader rest) {
+    record BucketRead(List<StoredRecord> records, DayReader rest, boolean follows) {
         BucketRead then(BucketRead more) {
             List<StoredRecord> all = new ArrayList<>(records.size() + more.records.size());
             all.addAll(records);
             all.addAll(more.records);
-            return new BucketRead(all, more.rest);
+            return new BucketRead(all, more.rest, more.follows);
         }
     }
 
@@ -89,9 +93,13 @@ final class TimeQueryPager {
             for (BucketRead read : reads) {
                 for (StoredRecord record : read.records()) {
                     if (page.size() == limits.pageSize()) {
-                        return new Page(page, cursor(query, page.get(page.size() - 1), record));
+                        return new Page(page, cursor(query, page.getLast(), record));
                     }
                     page.add(record);
+                }
+                if (read.follows() && page.size() == limits.pageSize()) {
+                    // the day goes on after the page's last record; which record is next, the next page reads
+                    return new Page(page, new Cursor(page.getLast().bucket(), page.getLast().rangeKey()));
                 }
             }
             // The page is short, so every day of the wave was read to its end: count what each gave, but
@@ -194,7 +202,9 @@ final class TimeQueryPager {
                     && query.end() >= TimeBuckets.startOf(bucket + 1) - 1;
             DayReader day = this.buckets.open(bucket, query.what(), query.where(), bucket == first ? after : null,
                     bucket == first ? nextWhere : null, dense, limits.readLimit());
-            firstRound.add(() -> readBucket(query, day, share, 0));
+            // the first bucket's share, when it is all the page wants, ends in the page's extra record
+            boolean extra = bucket == first && share == wanted;
+            firstRound.add(() -> readBucket(query, day, share, 0, extra));
         }
         List<BucketRead> reads = new ArrayList<>(Futures.all(executor, firstRound));
 
@@ -207,7 +217,7 @@ final class TimeQueryPager {
             int room = wanted - before - read.records().size();
             if (room > 0 && read.rest().more()) {
                 readOn.add(i);
-                secondRound.add(() -> readBucket(query, read.rest(), room, read.records().size()));
+                secondRound.add(() -> readBucket(query, read.rest(), room, read.records().size(), true));
             }
             before += read.records().size();
         }
@@ -226,10 +236,16 @@ final class TimeQueryPager {
      * query skips must not turn into one call each.
      *
      * @param matched the records this day gave the page before, which count in its match rate
+     * @param extra   the last record wanted is the page's extra one, which only says what follows the page:
+     *                when the day is known to hold one without reading the keys that would tell which
+     *                ({@link DayReader#followsPastBlock}), the read stops before it
      */
-    private BucketRead readBucket(FilesQuery.ByTime query, DayReader day, int want, int matched) {
+    private BucketRead readBucket(FilesQuery.ByTime query, DayReader day, int want, int matched, boolean extra) {
         List<StoredRecord> found = new ArrayList<>(Math.min(want, limits.pageSize() + 1));
         while (found.size() < want) {
+            if (extra && found.size() == want - 1 && day.followsPastBlock()) {
+                return new BucketRead(found, day, true);
+            }
             int need = want - found.size();
             StoredRecord record = day.next(ahead(need, day.taken(), matched + found.size()), need);
             if (record == null) {
@@ -239,7 +255,7 @@ final class TimeQueryPager {
                 found.add(record);
             }
         }
-        return new BucketRead(found, day);
+        return new BucketRead(found, day, false);
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -216,6 +217,41 @@ class PageCostTest {
             }
         }
         assertEquals(40, inside, "pages inside one WHERE");
+        assertTrue(cost.maxQueries() <= shards + 2, "Queries per page " + cost.queries());
+        assertTrue(cost.totalItems() <= 1.25 * unsharded.totalItems(),
+                "items read " + cost.totalItems() + " against " + unsharded.totalItems() + " unsharded");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {4, 16})
+    void aPageThatEndsWhereItsWhereEndsReadsNoOtherKeyToLearnWhatFollows(int shards) {
+        // given a day of 8,000 files, 200 for each of 40 WHEREs, sharded into S: every second page ends
+        // exactly where its WHERE ends, its cursor in that WHERE
+        List<Metadata> files = day(200);
+
+        // when every page of the day is read, sharded and unsharded
+        Cost unsharded = pages(files, 1, T0, T0 + DAY - 1);
+        Cost cost = pages(files, shards, T0, T0 + DAY - 1);
+
+        // then the pages are the same, and such a page, when its WHERE's key holds a later WHERE, reads
+        // that key and the plain key alone (2 Queries, one round): the key's next record says the day goes
+        // on, and which record comes next the page after it reads from every key anyway (S + 1 more Queries
+        // before, for the WHERE of one record); that page, which has no WHERE to read ahead, costs at most
+        // S + 2. A WHERE its key's last still has the other keys read, to learn whether anything follows.
+        assertEquals(unsharded.rangeKeys(), cost.rangeKeys(), "the unsharded pages");
+        List<String> keys = cost.rangeKeys();
+        Set<String> wheres = new TreeSet<>(keys.stream().map(k -> k.split(":")[0]).toList());
+        int ending = 0;
+        for (int page = 1; page < cost.queries().size() - 1; page += 2) {
+            String where = keys.get(100 * page + 99).split(":")[0];
+            int shard = ShardMap.shardOf(where, shards);
+            if (wheres.stream().anyMatch(w -> w.compareTo(where) > 0 && ShardMap.shardOf(w, shards) == shard)) {
+                ending++;
+                assertEquals(2, cost.queries().get(page), "page " + page + ", Queries per page " + cost.queries());
+                assertEquals(1, cost.rounds().get(page), "page " + page + ", rounds per page " + cost.rounds());
+            }
+        }
+        assertTrue(ending >= 20, ending + " pages end where a WHERE ends, before a later WHERE of its key");
         assertTrue(cost.maxQueries() <= shards + 2, "Queries per page " + cost.queries());
         assertTrue(cost.totalItems() <= 1.25 * unsharded.totalItems(),
                 "items read " + cost.totalItems() + " against " + unsharded.totalItems() + " unsharded");

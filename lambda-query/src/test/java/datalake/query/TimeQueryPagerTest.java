@@ -8,10 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import datalake.dynamodb.RecordItems;
-import datalake.records.Record;
-import datalake.records.ShardMapSource;
-import datalake.records.Metadata;
 import datalake.dynamodb.StoredRecord;
+import datalake.records.Metadata;
+import datalake.records.Record;
+import datalake.records.ShardMap;
+import datalake.records.ShardMapSource;
+import datalake.records.TimeBuckets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -249,6 +251,32 @@ class TimeQueryPagerTest {
 
         assertEquals(List.of("x0", "x1"), ids(first.records()));
         assertEquals(List.of("x2", "x3"), ids(second.records()));
+        assertNull(second.next());
+    }
+
+    @Test
+    void aShardedDayWhoseOneWhereEndsExactlyAtTheSecondPagesEndHasNoThirdPage() {
+        // given 200 files of one WHERE on a day of a WHAT sharded into 4: the second page's cursor lies in
+        // that WHERE, so its reader reads that WHERE's key alone, and the WHERE ends with the page
+        ShardMap map = ShardMap.EMPTY.with("w", new ShardMap.Entry(TimeBuckets.bucketOf(T0), 4));
+        List<Metadata> files = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            files.add(file(String.format("a%03d", i), "w", "host-a", T0 + i * 1000L, null));
+        }
+        table.put(TestFiles.records(files, map));
+        TimeQueryPager pager = new TimeQueryPager(new BucketReader(table, () -> map, executor), executor,
+                TimeQueryPager.Limits.API);
+        FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, T0, T0 + DAY - 1);
+
+        // when the day is paged
+        Page first = pager.page(query, null);
+        Page second = pager.page(query, CursorCodec.decode(query, CursorCodec.encode(query, first.next())));
+
+        // then the second page is the last: nothing follows the WHERE in any key, so it says so, rather than
+        // end on a cursor that leads to an empty page
+        assertEquals(100, first.records().size());
+        assertEquals(100, second.records().size());
+        assertEquals("a199", second.records().getLast().id());
         assertNull(second.next());
     }
 
