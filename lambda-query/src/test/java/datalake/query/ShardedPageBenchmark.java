@@ -203,32 +203,40 @@ public final class ShardedPageBenchmark {
             FIGURES.put("query_sharded_busy_day_files", (double) layout.busyDayFiles());
             System.out.println("read units: dynalite's ConsumedCapacity of each Query (item sizes rounded up to 4 KB,"
                     + " halved: eventually consistent), at least 0.5 a Query");
-            // The measure first: whichever mode runs first after the writes measures S = 16 some 15-20%
-            // slower (S = 1 under 5%), however long its warm-up; not the first mode's JIT, not found.
+            // Every mode on a client of its own, all at once, and each query walked in every mode in turn:
+            // whatever drifts while the benchmark runs drifts for all of them alike (measured one mode after
+            // another, the first after the writes took S = 16 some 15-40% longer than the next, whatever its
+            // mode or warm-up; the cause not found).
             List<String> modes = new ArrayList<>(List.of("local", "raw"));
             Arrays.stream(latencies).forEach(latency -> modes.add("latency" + latency + "ms"));
-            for (String mode : modes) {
-                int latency = mode.startsWith("latency") ? Integer.parseInt(mode.replaceAll("\\D", "")) : 0;
-                try (DynamoDbClient dynamoDb = clients.build(DynamoDbClient.builder(), c -> {
-                    c.addExecutionInterceptor(tally);
-                    if (latency > 0) {
-                        c.addExecutionInterceptor(new QueryBenchmark.Latency(latency));
-                    }
-                })) {
+            Map<String, FilesRoute> routes = new LinkedHashMap<>();
+            List<AutoCloseable> open = new ArrayList<>();
+            try {
+                for (String mode : modes) {
+                    int latency = mode.startsWith("latency") ? Integer.parseInt(mode.replaceAll("\\D", "")) : 0;
+                    DynamoDbClient dynamoDb = clients.build(DynamoDbClient.builder(), c -> {
+                        c.addExecutionInterceptor(tally);
+                        if (latency > 0) {
+                            c.addExecutionInterceptor(new QueryBenchmark.Latency(latency));
+                        }
+                    });
+                    open.add(dynamoDb);
                     // the shard map as the function reads it: from the records table, at most once a minute
                     ShardMapTable map = new ShardMapTable(dynamoDb, names.recordsTable());
                     QueryApi.Builder api = QueryBenchmark.api(QueryConfig.of(names.recordsTable(), names.bucket()),
                             dynamoDb).shards(new CachedShardMap(map, Clock.systemUTC()));
                     if (mode.equals("local")) {
-                        try (LocalStackApi local = LocalStackApi.start(api)) {
-                            measure(local, tally, scenarios, runs, mode, emulatorCpu);
-                        }
+                        LocalStackApi local = LocalStackApi.start(api);
+                        open.add(local);
+                        routes.put(mode, local);
                     } else {
                         QueryApi direct = api.build();
-                        measure(rawQuery -> direct.handle(Events.get("/v0/archive/files/", rawQuery)), tally,
-                                scenarios, runs, mode, emulatorCpu);
+                        routes.put(mode, rawQuery -> direct.handle(Events.get("/v0/archive/files/", rawQuery)));
                     }
                 }
+                measure(routes, tally, scenarios, runs, emulatorCpu);
+            } finally {
+                closeAll(open.reversed());
             }
             if (tally.unreported() > 0) {
                 throw new IllegalStateException(tally.unreported() + " Queries came back without ConsumedCapacity");
@@ -311,34 +319,54 @@ public final class ShardedPageBenchmark {
         return all;
     }
 
-    /** A warm-up walk of every query (which checks what it returns), then {@code runs} walks, S after S. */
-    private static void measure(FilesRoute api, ReadTally tally, List<Scenario> scenarios, int runs, String mode,
+    /**
+     * A warm-up walk of every query (which checks what it returns), then {@code runs} walks, S after S, each
+     * walk in every mode in turn; then each mode's figures, and the raw mode's CPU.
+     */
+    private static void measure(Map<String, FilesRoute> routes, ReadTally tally, List<Scenario> scenarios, int runs,
             QueryBenchmark.EmulatorCpu emulatorCpu) {
-        Map<String, List<PageCost>> costs = new LinkedHashMap<>();
+        Map<String, Map<String, List<PageCost>>> costs = new LinkedHashMap<>();
         for (int run = -1; run < runs; run++) {
             for (Scenario scenario : scenarios) {
                 for (int shards : SHARDS) {
-                    List<PageCost> pages = walk(api, tally, scenario, shards);
-                    if (run >= 0) {
-                        costs.computeIfAbsent(scenario.key() + "_s" + shards, k -> new ArrayList<>()).addAll(pages);
+                    for (Map.Entry<String, FilesRoute> route : routes.entrySet()) {
+                        List<PageCost> pages = walk(route.getValue(), tally, scenario, shards);
+                        if (run >= 0) {
+                            costs.computeIfAbsent(route.getKey(), k -> new LinkedHashMap<>())
+                                    .computeIfAbsent(scenario.key() + "_s" + shards, k -> new ArrayList<>())
+                                    .addAll(pages);
+                        }
                     }
                 }
             }
         }
-        System.out.println(switch (mode) {
-            case "raw" -> "dynalite, no added latency, the query function's handler called directly:";
-            case "local" -> "dynalite, no added latency, through the local stack's HTTP API (scripts/local.sh):";
-            default -> "dynalite + " + mode.replaceAll("\\D", "") + " ms per call (a network round trip):";
-        });
-        for (Scenario scenario : scenarios) {
-            System.out.printf(Locale.ROOT, "  %s (%d pages):%n", scenario.title(),
-                    costs.get(scenario.key() + "_s1").size() / runs);
-            List<PageCost> unsharded = costs.get(scenario.key() + "_s1");
-            for (int shards : SHARDS) {
-                report(scenario.key(), shards, mode, costs.get(scenario.key() + "_s" + shards), unsharded);
+        for (String mode : routes.keySet()) {
+            System.out.println(switch (mode) {
+                case "raw" -> "dynalite, no added latency, the query function's handler called directly:";
+                case "local" -> "dynalite, no added latency, through the local stack's HTTP API (scripts/local.sh):";
+                default -> "dynalite + " + mode.replaceAll("\\D", "") + " ms per call (a network round trip):";
+            });
+            Map<String, List<PageCost>> modeCosts = costs.get(mode);
+            for (Scenario scenario : scenarios) {
+                List<PageCost> unsharded = modeCosts.get(scenario.key() + "_s1");
+                System.out.printf(Locale.ROOT, "  %s (%d pages):%n", scenario.title(), unsharded.size() / runs);
+                for (int shards : SHARDS) {
+                    report(scenario.key(), shards, mode, modeCosts.get(scenario.key() + "_s" + shards), unsharded);
+                }
+                if (mode.equals("raw")) {
+                    floors(routes.get(mode), tally, scenario, runs, emulatorCpu, unsharded);
+                }
             }
-            if (mode.equals("raw")) {
-                floors(api, tally, scenario, runs, emulatorCpu, unsharded);
+        }
+    }
+
+    /** Closes each, in order, whatever the others do: a benchmark's clients and servers at its end. */
+    private static void closeAll(List<AutoCloseable> resources) {
+        for (AutoCloseable resource : resources) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                System.err.println("could not close " + resource + ": " + e);
             }
         }
     }
