@@ -190,6 +190,12 @@ class PageCostTest {
         assertTrue(cost.queries().stream().skip(1).allMatch(q -> q == keys), "Queries per page " + cost.queries());
     }
 
+    /** The page read one WHERE's key and the plain key, in one round: 2 Queries (every key: S + 1). */
+    private static void assertTwoKeysInOneRound(Cost cost, int page) {
+        assertEquals(2, cost.queries().get(page), "page " + page + ", Queries per page " + cost.queries());
+        assertEquals(1, cost.rounds().get(page), "page " + page + ", rounds per page " + cost.rounds());
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {4, 16})
     void aPageInsideOneWhereOfAShardedDayReadsThatWheresKeysAlone(int shards) {
@@ -211,8 +217,7 @@ class PageCostTest {
             String where = keys.get(100 * page - 1).split(":")[0];
             if (keys.subList(100 * page, 100 * page + 101).stream().allMatch(k -> k.startsWith(where + ":"))) {
                 inside++;
-                assertEquals(2, cost.queries().get(page), "page " + page + ", Queries per page " + cost.queries());
-                assertEquals(1, cost.rounds().get(page), "page " + page + ", rounds per page " + cost.rounds());
+                assertTwoKeysInOneRound(cost, page);
                 assertEquals(unsharded.items().get(page), cost.items().get(page), "page " + page + ", items");
             }
         }
@@ -247,8 +252,7 @@ class PageCostTest {
             int shard = ShardMap.shardOf(where, shards);
             if (wheres.stream().anyMatch(w -> w.compareTo(where) > 0 && ShardMap.shardOf(w, shards) == shard)) {
                 ending++;
-                assertEquals(2, cost.queries().get(page), "page " + page + ", Queries per page " + cost.queries());
-                assertEquals(1, cost.rounds().get(page), "page " + page + ", rounds per page " + cost.rounds());
+                assertTwoKeysInOneRound(cost, page);
             }
         }
         assertTrue(ending >= 20, ending + " pages end where a WHERE ends, before a later WHERE of its key");
