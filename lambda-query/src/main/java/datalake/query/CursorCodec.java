@@ -132,6 +132,17 @@ final class CursorCodec {
         return field.textValue();
     }
 
+    /**
+     * Whether a cursor may name this WHERE as the next page's ({@link Cursor#nextWhere}): one a range key
+     * can hold ({@code <where>:<id>}: not empty, no {@code :}) of at most a slug's length in UTF-8 bytes, so
+     * that the longest position and its advice stay under {@link #MAX_LENGTH}. The pager writes advice only
+     * when this holds, and decoding refuses any other.
+     */
+    static boolean carries(String where) {
+        return !where.isEmpty() && where.indexOf(':') < 0
+                && where.getBytes(StandardCharsets.UTF_8).length <= MetadataRules.MAX_SLUG_LENGTH;
+    }
+
     /** The position must lie inside the query: its bucket range and its WHERE. */
     private static void check(FilesQuery query, Cursor cursor) {
         if (query instanceof FilesQuery.ByTime time) {
@@ -141,9 +152,7 @@ final class CursorCodec {
         } else if (cursor.bucket() != null || cursor.after() == null || cursor.nextWhere() != null) {
             throw invalid();
         }
-        String nextWhere = cursor.nextWhere();
-        if (nextWhere != null && (nextWhere.isEmpty() || nextWhere.indexOf(':') >= 0
-                || nextWhere.getBytes(StandardCharsets.UTF_8).length > MetadataRules.MAX_SLUG_LENGTH)) {
+        if (cursor.nextWhere() != null && !carries(cursor.nextWhere())) {
             throw invalid();
         }
         String after = cursor.after();

@@ -1,7 +1,6 @@
 package datalake.query;
 
 import datalake.dynamodb.StoredRecord;
-import datalake.records.MetadataRules;
 import datalake.records.TimeBuckets;
 import java.util.ArrayList;
 import java.util.List;
@@ -125,11 +124,11 @@ final class TimeQueryPager {
      * {@code last}'s day and the days between hold nothing for the query, and reading them again would cost
      * a Query a key); with {@code next}'s WHERE, so that the page reads a sharded day's key that holds it
      * for a whole page at once (a query with a WHERE reads one key a day, and needs no advice; a WHERE
-     * longer than a slug, in a table another writer filled, is left out, so that any cursor stays short).
+     * longer than a slug in bytes, in a table another writer filled, is left out, so that any cursor stays
+     * short: {@link CursorCodec#carries}).
      */
     private static Cursor cursor(FilesQuery.ByTime query, StoredRecord last, StoredRecord next) {
-        String nextWhere = query.where() == null && next.where().length() <= MetadataRules.MAX_SLUG_LENGTH
-                ? next.where() : null;
+        String nextWhere = query.where() == null && CursorCodec.carries(next.where()) ? next.where() : null;
         return next.bucket() == last.bucket() ? new Cursor(last.bucket(), last.rangeKey(), nextWhere)
                 : new Cursor(next.bucket(), null, nextWhere);
     }

@@ -82,7 +82,16 @@ class TimeQueryPagerTest {
     @Test
     void aWhereLongerThanASlugInAnotherWritersTablePagesOnWithoutAdvice() {
         // given records whose WHERE is 300 characters (the Python datalake took any), and a short one's
-        String longWhere = "w".repeat(300);
+        pagesOnWithoutAdvice("w".repeat(300));
+    }
+
+    @Test
+    void aWhereOfFewerCharactersThanASlugButMoreBytesPagesOnWithoutAdvice() {
+        // given records whose WHERE is 200 two-byte characters: 400 bytes, over the codec's 256 for advice
+        pagesOnWithoutAdvice("\u00e9".repeat(200));
+    }
+
+    private void pagesOnWithoutAdvice(String longWhere) {
         List<Map<String, AttributeValue>> items = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             for (Record record : TestFiles.records(file("long-" + i, "w", "web", T0 + i, null))) {
