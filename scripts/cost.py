@@ -135,12 +135,17 @@ def load_figures(path):
 TABLES = ("records table", "work-id-index", "latest table")
 
 
+def write_units(item_kb):
+    """The write units of writing one item of {item_kb}: one per KB, rounded up."""
+    return math.ceil(item_kb)
+
+
 def capacity_per_file(a):
     """The capacity units one file consumes on each table and the GSI: {(table, "write"|"read"): units}."""
-    wru_record = math.ceil(a["record_item_kb"])
+    wru_record = write_units(a["record_item_kb"])
     return {
         ("records table", "write"): a["records_per_file"] * wru_record
-        + a["per_object_items_per_file"] * math.ceil(a["per_object_item_kb"]),
+        + a["per_object_items_per_file"] * write_units(a["per_object_item_kb"]),
         ("work-id-index", "write"): a["records_per_file"] * a["gsi_writes_per_record"],
         ("latest table", "write"): a["latest_offers_per_file"] * wru_record,
         ("records table", "read"): a["check_reads_per_file"],
@@ -256,7 +261,7 @@ def time_index(a, prices):
     units and dollars per million records; and the windows per million files that pay for the writes.
     """
     item_kb = a["record_item_kb"]
-    wru_record = math.ceil(item_kb)
+    wru_record = write_units(item_kb)
 
     def rru(files):  # eventually consistent, each Query up to 1 MB: the 4 KB rounding is negligible
         return files * item_kb / 4 * 0.5
@@ -265,8 +270,8 @@ def time_index(a, prices):
     today = rru(day)
     indexed = rru(day * min(24, a["window_end_hour"]) / 24)
     bounded = rru(day * min(24, a["window_hours"] + a["duration_bound_hours"]) / 24)
-    write_units = a["records_per_file"] * wru_record  # projection ALL, like work-id-index
-    write_dollars = 1e6 * write_units * prices["ddb_wru"]
+    index_units = a["records_per_file"] * wru_record  # projection ALL, like work-id-index
+    write_dollars = 1e6 * index_units * prices["ddb_wru"]
     attribute_bytes = 20  # "start_key" and a number
     # the index's copy of each record, with the attribute, and the attribute on the table's record
     storage_gb = million_items_gb(item_kb, attribute_bytes) + 1e6 * attribute_bytes / 1e9
@@ -274,7 +279,7 @@ def time_index(a, prices):
     migration_dollars = 1e6 * (migration_units * prices["ddb_wru"] + rru(1) * prices["ddb_rru"])
     return {
         "rru_today": today, "rru_indexed": indexed, "rru_bounded": bounded,
-        "wru_per_file": write_units, "per_million_files": write_dollars,
+        "wru_per_file": index_units, "per_million_files": write_dollars,
         "storage_per_million_records_month": storage_gb * prices["ddb_gb_month"],
         "migration_wru_per_record": migration_units, "migration_per_million_records": migration_dollars,
         "break_even_windows": write_dollars / ((today - indexed) * prices["ddb_rru"]),
@@ -407,10 +412,8 @@ def main():
     # of a batch stretches by 1/vcpu while the waits for AWS stay as they are.
     batch_ms = a["batch_wall_ms"] + a["batch_cpu_ms"] * (1 / vcpu - 1)
     batches = 1e6 / a["files_per_batch"]
-    wru_record = math.ceil(a["record_item_kb"])
-    wru_per_file = (a["records_per_file"] * (wru_record + a["gsi_writes_per_record"])
-                    + a["latest_offers_per_file"] * wru_record
-                    + a["per_object_items_per_file"] * math.ceil(a["per_object_item_kb"]))
+    wru_record = write_units(a["record_item_kb"])
+    wru_per_file = sum(units for (_, kind), units in capacity_per_file(a).items() if kind == "write")
     report_requests = batches * math.ceil(a["files_per_batch"] * a["report_bytes"] / 65536)
     ingest = [
         ("Lambda requests", batches, "invocations", prices["lambda_request"], "lambda",

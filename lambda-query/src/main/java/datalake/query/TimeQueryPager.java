@@ -97,8 +97,7 @@ final class TimeQueryPager {
                     page.add(record);
                 }
                 if (read.follows() && page.size() == limits.pageSize()) {
-                    // the day goes on after the page's last record; which record is next, the next page reads
-                    return new Page(page, new Cursor(page.getLast().bucket(), page.getLast().rangeKey()));
+                    return new Page(page, cursor(query, page.getLast(), null));
                 }
             }
             // The page is short, so every day of the wave was read to its end: count what each gave, but
@@ -119,7 +118,8 @@ final class TimeQueryPager {
     }
 
     /**
-     * Where the page after {@code last} starts, {@code next} being its first record: after {@code last}
+     * Where the page after {@code last} starts, {@code next} being its first record, or null when the day
+     * is only known to go on after {@code last} (which record is next, the next page reads): after {@code last}
      * in its day, or at the beginning of {@code next}'s day when that is a later one (what is left of
      * {@code last}'s day and the days between hold nothing for the query, and reading them again would cost
      * a Query a key); with {@code next}'s WHERE, so that the page reads a sharded day's key that holds it
@@ -128,6 +128,9 @@ final class TimeQueryPager {
      * short: {@link CursorCodec#carries}).
      */
     private static Cursor cursor(FilesQuery.ByTime query, StoredRecord last, StoredRecord next) {
+        if (next == null) {
+            return new Cursor(last.bucket(), last.rangeKey());
+        }
         String nextWhere = query.where() == null && CursorCodec.carries(next.where()) ? next.where() : null;
         return next.bucket() == last.bucket() ? new Cursor(last.bucket(), last.rangeKey(), nextWhere)
                 : new Cursor(next.bucket(), null, nextWhere);

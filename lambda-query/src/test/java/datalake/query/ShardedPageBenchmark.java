@@ -83,6 +83,13 @@ public final class ShardedPageBenchmark {
     private record PageCost(long queries, long items, double units, long nanos) {
     }
 
+    /**
+     * One way of asking for pages: its key in the figures ({@code ms_<key>}), what the printout calls it,
+     * and the round trip added to each DynamoDB call.
+     */
+    private record Mode(String key, String title, int latencyMs) {
+    }
+
     /** Asks the files route one page: the query function's handler, or the local stack's API in front of it. */
     @FunctionalInterface
     private interface FilesRoute {
@@ -207,17 +214,20 @@ public final class ShardedPageBenchmark {
             // whatever drifts while the benchmark runs drifts for all of them alike (measured one mode after
             // another, the first after the writes took S = 16 some 15-40% longer than the next, whatever its
             // mode or warm-up; the cause not found).
-            List<String> modes = new ArrayList<>(List.of("local", "raw"));
-            Arrays.stream(latencies).forEach(latency -> modes.add("latency" + latency + "ms"));
-            Map<String, FilesRoute> routes = new LinkedHashMap<>();
+            List<Mode> modes = new ArrayList<>(List.of(
+                    new Mode("local",
+                            "dynalite, no added latency, through the local stack's HTTP API (scripts/local.sh)", 0),
+                    new Mode("raw", "dynalite, no added latency, the query function's handler called directly", 0)));
+            Arrays.stream(latencies).forEach(latency -> modes.add(new Mode("latency" + latency + "ms",
+                    "dynalite + " + latency + " ms per call (a network round trip)", latency)));
+            Map<Mode, FilesRoute> routes = new LinkedHashMap<>();
             List<AutoCloseable> open = new ArrayList<>();
             try {
-                for (String mode : modes) {
-                    int latency = mode.startsWith("latency") ? Integer.parseInt(mode.replaceAll("\\D", "")) : 0;
+                for (Mode mode : modes) {
                     DynamoDbClient dynamoDb = clients.build(DynamoDbClient.builder(), c -> {
                         c.addExecutionInterceptor(tally);
-                        if (latency > 0) {
-                            c.addExecutionInterceptor(new QueryBenchmark.Latency(latency));
+                        if (mode.latencyMs() > 0) {
+                            c.addExecutionInterceptor(new QueryBenchmark.Latency(mode.latencyMs()));
                         }
                     });
                     open.add(dynamoDb);
@@ -225,7 +235,7 @@ public final class ShardedPageBenchmark {
                     ShardMapTable map = new ShardMapTable(dynamoDb, names.recordsTable());
                     QueryApi.Builder api = QueryBenchmark.api(QueryConfig.of(names.recordsTable(), names.bucket()),
                             dynamoDb).shards(new CachedShardMap(map, Clock.systemUTC()));
-                    if (mode.equals("local")) {
+                    if (mode.key().equals("local")) {
                         LocalStackApi local = LocalStackApi.start(api);
                         open.add(local);
                         routes.put(mode, local);
@@ -323,13 +333,13 @@ public final class ShardedPageBenchmark {
      * A warm-up walk of every query (which checks what it returns), then {@code runs} walks, S after S, each
      * walk in every mode in turn; then each mode's figures, and the raw mode's CPU.
      */
-    private static void measure(Map<String, FilesRoute> routes, ReadTally tally, List<Scenario> scenarios, int runs,
+    private static void measure(Map<Mode, FilesRoute> routes, ReadTally tally, List<Scenario> scenarios, int runs,
             QueryBenchmark.EmulatorCpu emulatorCpu) {
-        Map<String, Map<String, List<PageCost>>> costs = new LinkedHashMap<>();
+        Map<Mode, Map<String, List<PageCost>>> costs = new LinkedHashMap<>();
         for (int run = -1; run < runs; run++) {
             for (Scenario scenario : scenarios) {
                 for (int shards : SHARDS) {
-                    for (Map.Entry<String, FilesRoute> route : routes.entrySet()) {
+                    for (Map.Entry<Mode, FilesRoute> route : routes.entrySet()) {
                         List<PageCost> pages = walk(route.getValue(), tally, scenario, shards);
                         if (run >= 0) {
                             costs.computeIfAbsent(route.getKey(), k -> new LinkedHashMap<>())
@@ -340,20 +350,17 @@ public final class ShardedPageBenchmark {
                 }
             }
         }
-        for (String mode : routes.keySet()) {
-            System.out.println(switch (mode) {
-                case "raw" -> "dynalite, no added latency, the query function's handler called directly:";
-                case "local" -> "dynalite, no added latency, through the local stack's HTTP API (scripts/local.sh):";
-                default -> "dynalite + " + mode.replaceAll("\\D", "") + " ms per call (a network round trip):";
-            });
+        for (Mode mode : routes.keySet()) {
+            System.out.println(mode.title() + ":");
             Map<String, List<PageCost>> modeCosts = costs.get(mode);
             for (Scenario scenario : scenarios) {
                 List<PageCost> unsharded = modeCosts.get(scenario.key() + "_s1");
                 System.out.printf(Locale.ROOT, "  %s (%d pages):%n", scenario.title(), unsharded.size() / runs);
                 for (int shards : SHARDS) {
-                    report(scenario.key(), shards, mode, modeCosts.get(scenario.key() + "_s" + shards), unsharded);
+                    report(scenario.key(), shards, mode.key(), modeCosts.get(scenario.key() + "_s" + shards),
+                            unsharded);
                 }
-                if (mode.equals("raw")) {
+                if (mode.key().equals("raw")) {
                     floors(routes.get(mode), tally, scenario, runs, emulatorCpu, unsharded);
                 }
             }
