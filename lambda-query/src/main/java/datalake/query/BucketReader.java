@@ -6,8 +6,10 @@ import datalake.records.Keys.TimeIndexKey;
 import datalake.records.ShardMap;
 import datalake.records.ShardMapSource;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -47,7 +49,11 @@ record BucketReader(RecordsTable table, ShardMapSource shards, ExecutorService e
         int key = where == null && nextWhere != null && shards > 1
                 ? keys.indexOf(new TimeIndexKey(bucket, what, ShardMap.shardOf(nextWhere, shards))) : -1;
         if (key >= 0) {
-            advice = new DayReader.Advice(nextWhere, key,
+            Set<Integer> holders = new HashSet<>();
+            for (TimeIndexKey holder : map.keys(bucket, what, nextWhere)) {
+                holders.add(keys.indexOf(holder));
+            }
+            advice = new DayReader.Advice(nextWhere, key, holders,
                     dense && after != null && after.startsWith(RangeKey.prefix(nextWhere)));
         }
         return new DayReader(table, executor, keys, current, advice, prefix(where), after, maxRead);

@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 
@@ -26,10 +27,11 @@ import java.util.concurrent.ExecutorService;
  * first reads share it among the keys, thinly, because a page of a busy day mostly comes from one or
  * two WHEREs, hence keys; but the key of the WHERE the next record is known to have (the cursor says
  * it, {@link Advice}) reads all of it at once, so that a page that goes on in one WHERE costs one round of
- * Queries, not two. When the position lies in that WHERE too, the current layout's other keys wait
- * until the WHERE runs out: a WHERE's range keys ({@code <where>:<id>}, and no WHERE holds a {@code :})
- * come together in the day's order, so a key that cannot hold it holds nothing before its end, and a
- * page inside one WHERE costs what it costs unsharded, plus a Query of each earlier layout's key. A key
+ * Queries, not two. When the position lies in that WHERE too, the keys that cannot hold it under any of
+ * the day's layouts wait until the WHERE runs out: a WHERE's range keys ({@code <where>:<id>}, and no
+ * WHERE holds a {@code :}) come together in the day's order, so such a key holds nothing before its end,
+ * and a page inside one WHERE costs what it costs unsharded, plus a Query of each earlier layout's key
+ * of that WHERE (one of the current layout's when the change was from one shard count to another). A key
  * used up asks again for its share of what is still needed, by the share of the records it gave so far,
  * and at least twice its last read. A caller that skips more than it keeps (a narrow window scans the
  * day in range-key order, through every key's WHEREs in turn) has the keys that will soon be used up read
@@ -38,10 +40,17 @@ import java.util.concurrent.ExecutorService;
 final class DayReader {
     /**
      * What the cursor says of the day's next record: the WHERE it has, the key of the current layout
-     * that holds that WHERE, and whether the position lies in that WHERE too. Advice: the records come
-     * in the same order whatever it says.
+     * that holds that WHERE, every key that may hold it under any of the day's layouts (that one among
+     * them: shard s of 2 is shard s of 4 too), and whether the position lies in that WHERE too. Advice:
+     * the records come in the same order whatever it says.
      */
-    record Advice(String where, int key, boolean continues) {
+    record Advice(String where, int key, Set<Integer> holders, boolean continues) {
+        Advice {
+            holders = Set.copyOf(holders);
+            if (!holders.contains(key)) {
+                throw new IllegalArgumentException("the current layout's key of the WHERE must be among its holders");
+            }
+        }
     }
 
     private final RecordsTable table;
@@ -175,7 +184,7 @@ final class DayReader {
         int[] limits = new int[keys.size()];
         for (int i = 0; i < keys.size(); i++) {
             KeyReader key = keys.get(i);
-            key.inPlay = block == null || i == advised || i >= current;
+            key.inPlay = block == null || advice.holders().contains(i);
             if (key.inPlay) {
                 limits[reading.size()] = i == advised ? clamp(ahead) : firstRead;
                 reading.add(key);

@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -159,6 +160,32 @@ class MapChangeTest {
     }
 
     /** A clock the test moves. */
+    @Test
+    void aWhereWhoseShardAChangeOfShardCountMovesIsFoundUnderBothWhilePagedInsideIt() {
+        // given w in 2 shards, then in 4 from D on: shard s of 2 is shard s of 4 too (the same key), so a
+        // WHERE whose shard the change moves has files of D under another key of the current layout
+        ShardMap two = ShardMap.EMPTY.with("w", new ShardMap.Entry(D - 5, 2));
+        ShardMap four = two.with("w", FOUR);
+        String moved = IntStream.range(0, 100).mapToObj(i -> "web-" + i)
+                .filter(w -> ShardMap.shardOf(w, 4) != ShardMap.shardOf(w, 2)).findFirst().orElseThrow();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            String id = String.format("f%02d", i);
+            ShardMap writer = i % 3 == 0 ? two : four; // dated ahead of the change, or written after it
+            write(() -> writer, id, moved, TimeBuckets.startOf(D) + i);
+            ids.add(id);
+        }
+        write(() -> four, "other", "web-zz", TimeBuckets.startOf(D) + 50);
+        ids.add("other");
+        assertEquals(List.of(1, 2), four.layouts("w", D).subList(1, 3), "the day is read under 4, 1 and 2 shards");
+
+        // when the day is paged two files at a time, the cursor inside that WHERE from the second page on
+        // then every file comes, once and in order, as with the WHERE named
+        assertEquals(ids, found(() -> four, D, null));
+        assertEquals(ids.subList(0, 12), found(() -> four, D, moved));
+        assertEquals(13, covered(() -> four, D));
+    }
+
     private static final class MovingClock extends Clock {
         private volatile long millis;
 
