@@ -4,7 +4,9 @@ The stack keeps the storage bucket (the files) and the two tables (the index) wh
 operations bucket is versioned, and CloudFormation cannot delete a bucket that still holds versions.
 So: the operations bucket is emptied, then `sam delete` runs; --delete-index deletes the tables,
 --delete-files empties and deletes the storage bucket. Both are needed before a re-install under the
-same NamePrefix (or the storage bucket is adopted, README "Adopting an existing bucket").
+same NamePrefix (or the storage bucket is adopted, README "Adopting an existing bucket"). A bucket the
+stack adopted (its ExistingBucketName) is not the stack's to delete: --delete-files then refuses, before
+anything is deleted.
 """
 import argparse
 import subprocess
@@ -15,7 +17,8 @@ NEEDED = ("OperationsBucketName", "StorageBucketName", "RecordsTableName", "Late
 
 
 def outputs(cloudformation, stack):
-    """The stack's outputs, by key; a missing stack or output ends the run with a sentence saying which."""
+    """The stack's outputs, by key, and the bucket it adopted ("" when it made its own); a missing stack or
+    output ends the run with a sentence saying which."""
     try:
         described = cloudformation.describe_stacks(StackName=stack)["Stacks"][0]
     except cloudformation.exceptions.ClientError as e:
@@ -24,7 +27,8 @@ def outputs(cloudformation, stack):
     missing = [key for key in NEEDED if key not in found]
     if missing:
         raise SystemExit(f"stack {stack} has no output {', '.join(missing)}: is it a datalake stack?")
-    return found
+    parameters = {p["ParameterKey"]: p.get("ParameterValue", "") for p in described.get("Parameters", [])}
+    return found, parameters.get("ExistingBucketName", "")
 
 
 def empty_bucket(s3, bucket):
@@ -68,7 +72,10 @@ def main(argv=None, session=None, sam_delete=None):
         import boto3
         session = boto3.session.Session()
     s3 = session.client("s3")
-    found = outputs(session.client("cloudformation"), args.stack)
+    found, adopted = outputs(session.client("cloudformation"), args.stack)
+    if args.delete_files and adopted:
+        raise SystemExit(f"stack {args.stack} adopted bucket {adopted}, which it does not own, so --delete-files "
+                         f"will not delete it; nothing was deleted (run without --delete-files)")
     kept = [found["RecordsTableName"], found["LatestTableName"], found["StorageBucketName"]]
     print(f"emptied {found['OperationsBucketName']}: {empty_bucket(s3, found['OperationsBucketName'])} versions")
     (sam_delete or _sam_delete)(args.stack, session.region_name)

@@ -93,3 +93,33 @@ def test_a_stack_that_is_not_there_or_not_a_datalake_is_named_and_nothing_is_del
         uninstall.main(["other"], session=stack, sam_delete=lambda name, region: deleted.append(name))
     assert deleted == []
     assert versions(stack.client("s3"), "dl-operations") == 5
+
+
+def test_a_bucket_the_stack_adopted_is_never_deleted_and_nothing_else_is_either(stack):
+    # a stack that adopted the team's bucket names it as its storage bucket (template.yaml's outputs)
+    s3 = stack.client("s3")
+    s3.create_bucket(Bucket="team-data", CreateBucketConfiguration={"LocationConstraint": REGION})
+    s3.put_object(Bucket="team-data", Key="theirs", Body=b"1")
+    adopting = json.loads(json.dumps(TEMPLATE))
+    del adopting["Resources"]["StorageBucket"]
+    adopting["Parameters"] = {"ExistingBucketName": {"Type": "String", "Default": ""}}
+    adopting["Outputs"]["StorageBucketName"] = {"Value": {"Ref": "ExistingBucketName"}}
+    for name in ("OperationsBucket", "RecordsTable", "LatestTable"):
+        adopting["Resources"][name]["Properties"] = {
+            k: (v.replace("dl-", "adopting-") if isinstance(v, str) else v)
+            for k, v in adopting["Resources"][name]["Properties"].items()}
+    stack.client("cloudformation").create_stack(StackName="adopting", TemplateBody=json.dumps(adopting), Parameters=[
+        {"ParameterKey": "ExistingBucketName", "ParameterValue": "team-data"}])
+    deleted = []
+
+    with pytest.raises(SystemExit, match="stack adopting adopted bucket team-data, which it does not own"):
+        uninstall.main(["adopting", "--delete-index", "--delete-files"], session=stack,
+                       sam_delete=lambda name, region: deleted.append(name))
+
+    assert deleted == []
+    assert versions(s3, "team-data") == 1
+    assert "adopting-records" in stack.client("dynamodb").list_tables()["TableNames"]
+    # without --delete-files it uninstalls, and says the adopted bucket is kept
+    assert uninstall.main(["adopting"], session=stack, sam_delete=lambda name, region: deleted.append(name)) == 0
+    assert deleted == ["adopting"]
+    assert versions(s3, "team-data") == 1
