@@ -66,6 +66,24 @@ class StackRulesTest {
     }
 
     @Test
+    void aPrefixS3RefusesForABucketAndAMalformedAlarmAddressAreRefusedBeforeAnythingIsCreated() {
+        Template template = SamTransform.repositoryTemplate();
+        for (String prefix : List.of("xn--lake", "sthree-lake", "amzn-s3-demo-lake")) {
+            TemplateException refused = assertThrows(TemplateException.class,
+                    () -> template.resolve().parameter("NamePrefix", prefix).build(), prefix);
+            assertTrue(refused.getMessage().contains("NamePrefix"), refused.getMessage());
+        }
+        assertDoesNotThrow(() -> template.resolve().parameter("NamePrefix", "lake-xn--s3").build());
+        for (String address : List.of("ops", "ops@", "ops@example", "two words@example.com")) {
+            assertThrows(TemplateException.class, () -> template.resolve().parameter("AlarmEmail", address).build(),
+                    address);
+        }
+        for (String address : List.of("", "ops@example.com", "data.team+alarms@example.co.uk")) {
+            assertDoesNotThrow(() -> template.resolve().parameter("AlarmEmail", address).build(), address);
+        }
+    }
+
+    @Test
     void jwtWithoutAnIssuerOrAnAudienceIsRefusedBeforeAnythingIsCreated() {
         Template template = SamTransform.repositoryTemplate();
         TemplateException noIssuer = assertThrows(TemplateException.class, () -> template.resolve()
