@@ -48,13 +48,20 @@ final class ShardChange {
         return table.read();
     }
 
-    /** The first day a change may take effect on: the day after tomorrow, UTC. */
+    /**
+     * How long after its check a change may be written: the minute readers go first, and a minute for the
+     * calls. A change checked at 23:59 is written after midnight, when its day must still be the day after
+     * tomorrow.
+     */
+    static final Duration WRITTEN_WITHIN = READERS_FIRST.plusMinutes(1);
+
+    /** The first day a change may take effect on: the day after tomorrow, UTC, when it is written. */
     LocalDate earliestDay() {
         return earliestDay(clock);
     }
 
     static LocalDate earliestDay(Clock clock) {
-        return LocalDate.now(clock.withZone(ZoneOffset.UTC)).plusDays(2);
+        return LocalDate.now(Clock.offset(clock, WRITTEN_WITHIN).withZone(ZoneOffset.UTC)).plusDays(2);
     }
 
     /**
@@ -69,8 +76,8 @@ final class ShardChange {
         LocalDate earliest = earliestDay();
         if (from.isBefore(earliest)) {
             throw new IllegalArgumentException("--from must be " + earliest + " or later (the day after tomorrow,"
-                    + " UTC): the functions keep the map up to a minute, so a day that has begun, or tomorrow, cannot"
-                    + " change.");
+                    + " UTC, when the change is written, two minutes from now at most): the functions keep the map up"
+                    + " to a minute, so a day that has begun, or tomorrow, cannot change.");
         }
         ShardMap.Entry entry = new ShardMap.Entry(from.toEpochDay(), shards);
         ShardMapItem.Stored stored = table.read();

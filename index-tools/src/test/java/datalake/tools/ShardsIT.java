@@ -50,11 +50,15 @@ class ShardsIT {
     }
 
     private int shards(String... args) {
+        return shards(TODAY, args);
+    }
+
+    private int shards(Clock today, String... args) {
         out.reset();
         err.reset();
         return ShardsCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8),
-                () -> new ShardsCommand.MapTable(h.operator.dynamoDb(), h.recordsTable), TODAY, duration -> {
+                () -> new ShardsCommand.MapTable(h.operator.dynamoDb(), h.recordsTable), today, duration -> {
                     ShardMap map = new ShardMapTable(h.operator.dynamoDb(), h.recordsTable).current();
                     pauses.add(duration.toSeconds() + " s: reads " + map.layouts("syslog", D0 + 3) + ", writes "
                             + map.shards("syslog", D0 + 3));
@@ -88,8 +92,13 @@ class ShardsIT {
         assertEquals("no WHAT is sharded in " + h.recordsTable + ".\n", out());
 
         assertEquals(1, shards("set", "syslog", "--from", day(D0 + 2), "--shards", "4"));
-        assertEquals("shards: --from must be " + day(D0 + 3) + " or later (the day after tomorrow, UTC): the functions"
-                + " keep the map up to a minute, so a day that has begun, or tomorrow, cannot change.\n", err());
+        assertEquals("shards: --from must be " + day(D0 + 3) + " or later (the day after tomorrow, UTC, when the change"
+                + " is written, two minutes from now at most): the functions keep the map up to a minute, so a day"
+                + " that has begun, or tomorrow, cannot change.\n", err());
+        // half a minute before midnight, the day after tomorrow is tomorrow by the time the change is written
+        Clock lateAtNight = Clock.fixed(Instant.ofEpochMilli(TimeBuckets.startOf(D0 + 2) - 30_000L), ZoneOffset.UTC);
+        assertEquals(1, shards(lateAtNight, "set", "syslog", "--from", day(D0 + 3), "--shards", "4"));
+        assertTrue(err().startsWith("shards: --from must be " + day(D0 + 4) + " or later"), err());
         assertEquals(1, shards("set", "syslog", "--from", day(D0 + 3), "--shards", "17"));
         assertTrue(err().startsWith("shards: --shards must be a whole number from 1 to 16.\n"), err());
         assertEquals(1, shards("set", "syslog", "--from", "23.03.2015", "--shards", "4"));
