@@ -51,7 +51,20 @@ public final class RecordFactory {
 
     /** The records of one file; {@link UnsupportedTimeRangeException} when it spans too many buckets. */
     public List<Record> records(Metadata metadata, String url, long createTime, long size) {
-        long[] buckets = TimeBuckets.span(metadata, maxBucketSpan);
+        return records(metadata, url, createTime, size, maxBucketSpan);
+    }
+
+    /**
+     * The records of a file indexed before, as {@link #records} makes them but whatever the span limit is
+     * now: its writer took it, and a limit lowered since must not turn its removal, its repair or the
+     * latest entry it leaves into a failure.
+     */
+    public List<Record> rebuilt(Metadata metadata, String url, long createTime, long size) {
+        return records(metadata, url, createTime, size, Integer.MAX_VALUE);
+    }
+
+    private List<Record> records(Metadata metadata, String url, long createTime, long size, int maxSpan) {
+        long[] buckets = TimeBuckets.span(metadata, maxSpan);
         Long expiresAt = retentionDays == null ? null
                 : Math.floorDiv(metadata.endOrStart(), 1000L) + retentionDays * DAY_SECONDS;
         ShardMap map = shards.current();

@@ -48,7 +48,12 @@ class ObjectSyncTest {
     }
 
     private Ingester ingester(RecordsTable table, ObjectIndex index) {
+        return ingester(table, index, new RecordFactory());
+    }
+
+    private Ingester ingester(RecordsTable table, ObjectIndex index, RecordFactory factory) {
         Ingester ingester = Ingester.builder()
+                .recordFactory(factory)
                 .objects(objects)
                 .records(table)
                 .index(index)
@@ -174,6 +179,28 @@ class ObjectSyncTest {
         // then the copy's record stays, and stays the latest
         assertEquals(List.of("s3://" + BUCKET + "/copy.csv"), records.table.values().stream().map(Record::url).toList());
         assertEquals("s3://" + BUCKET + "/copy.csv", records.latest.get("syslog:webserver02").url());
+    }
+
+    @Test
+    void aFileIndexedUnderAWiderSpanLimitIsRemovedAfterTheLimitIsLowered() {
+        // given a file of 21 days and another of the same what:where, indexed while 30 days were allowed
+        objects.put(BUCKET, "long.csv", metadata("long", START, START + 20 * DAY), MODIFIED, 10);
+        objects.put(BUCKET, "short.csv", metadata("short", START - 5 * DAY, null), MODIFIED, 10);
+        Ingester before = ingester();
+        handle(before, "long", put("long.csv", null));
+        handle(before, "short", put("short.csv", null));
+        assertEquals("long", records.latest.get("syslog:webserver02").metadata().id());
+
+        // when the limit is lowered to 10 days, and the long file is then deleted
+        Ingester after = ingester(records, records, new RecordFactory(10, null));
+        objects.stored.remove(BUCKET + "/long.csv");
+        SQSBatchResponse response = handle(after, "delete", delete("long.csv"));
+
+        // then the removal succeeds: its records are gone, and the latest entry is the file that is left
+        assertEquals(List.of(), retriedIds(response));
+        assertEquals("success", reports.of("delete").report().status().json());
+        assertEquals(List.of("short"), records.table.values().stream().map(r -> r.metadata().id()).toList());
+        assertEquals("short", records.latest.get("syslog:webserver02").metadata().id());
     }
 
     @Test

@@ -79,7 +79,8 @@ public record ObjectEntry(String url, long observedAt, String commitId, State st
     /**
      * The records of this state, rebuilt, each under the key it was written under (empty unless indexed):
      * its writer's shard map, which a change since may have replaced, chose the keys {@link #recordKeys}
-     * hold, and a record rebuilt under today's layout would be one nobody wrote.
+     * hold, and a record rebuilt under today's layout would be one nobody wrote; and whatever the span
+     * limit is now ({@link RecordFactory#rebuilt}).
      */
     public List<Record> records(RecordFactory factory) {
         if (!indexed()) {
@@ -93,7 +94,7 @@ public record ObjectEntry(String url, long observedAt, String commitId, State st
             }
         }
         List<Record> records = new ArrayList<>();
-        for (Record record : factory.records(metadata, url, createTime, size)) {
+        for (Record record : factory.rebuilt(metadata, url, createTime, size)) {
             int shard = written.getOrDefault(record.bucket(), record.shard());
             records.add(shard == record.shard() ? record : new Record(record.bucket(), shard, record.url(),
                     record.createTime(), record.size(), record.metadata(), record.expiresAt()));
