@@ -8,11 +8,14 @@ import datalake.records.MetadataRules;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -20,6 +23,9 @@ import java.util.regex.Pattern;
  * ({@code v} format version, {@code f} the query's fingerprint, {@code b} bucket, {@code k} range key,
  * {@code w} the next page's first WHERE) followed by an 8-byte checksum of it. A cursor without {@code w}
  * (written before it was) reads as one without the advice; one with it, by code that ignores it, too.
+ * A range key or WHERE holding a character JSON escapes ({@code "}, {@code \}, a control character, up
+ * to six bytes each: another writer's ids may hold them) goes as {@code K} or {@code W} instead, base64url
+ * of its UTF-8 bytes, so that every position the API can reach fits in {@link #MAX_LENGTH}.
  *
  * <p>Decoding refuses, with 400 {@code InvalidCursor}, anything this codec did not write for the same
  * query: bad base64, a wrong checksum (truncated or edited text), another query's fingerprint, a bucket
@@ -28,7 +34,8 @@ import java.util.regex.Pattern;
  * query (a forged next WHERE only sizes a read).
  */
 final class CursorCodec {
-    static final int MAX_LENGTH = 2048;
+    /** The longest cursor: DynamoDB's longest sort key and a slug-long WHERE, each as base64, and the rest. */
+    static final int MAX_LENGTH = 2560;
     private static final int VERSION = 1;
     private static final int CHECKSUM_BYTES = 8;
     private static final byte[] CHECKSUM_CONTEXT = "datalake-query-cursor/1".getBytes(StandardCharsets.US_ASCII);
@@ -61,12 +68,8 @@ final class CursorCodec {
             if (cursor.bucket() != null) {
                 g.writeNumberField("b", cursor.bucket());
             }
-            if (cursor.after() != null) {
-                g.writeStringField("k", cursor.after());
-            }
-            if (cursor.nextWhere() != null) {
-                g.writeStringField("w", cursor.nextWhere());
-            }
+            writeText(g, "k", cursor.after());
+            writeText(g, "w", cursor.nextWhere());
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -120,16 +123,47 @@ final class CursorCodec {
         return new Cursor(bucket, text(node, "k"), text(node, "w"));
     }
 
-    /** The string field {@code name}, or null when absent. */
+    /**
+     * A string field, as JSON text under {@code name} or, when JSON would escape any of its characters,
+     * as base64url of its UTF-8 bytes under {@code name} in upper case; nothing when null.
+     */
+    private static void writeText(JsonGenerator g, String name, String value) throws IOException {
+        if (value == null) {
+            return;
+        }
+        if (value.chars().anyMatch(c -> c < 0x20 || c == '"' || c == '\\')) {
+            g.writeStringField(name.toUpperCase(Locale.ROOT),
+                    Base64.getUrlEncoder().withoutPadding().encodeToString(value.getBytes(StandardCharsets.UTF_8)));
+        } else {
+            g.writeStringField(name, value);
+        }
+    }
+
+    /** The string field {@code name} (or its base64 form, {@link #writeText}), or null when absent. */
     private static String text(JsonNode node, String name) {
         JsonNode field = node.get(name);
-        if (field == null) {
+        JsonNode encoded = node.get(name.toUpperCase(Locale.ROOT));
+        if (field == null && encoded == null) {
             return null;
         }
-        if (!field.isTextual()) {
+        if (field != null && encoded != null) {
             throw invalid();
         }
-        return field.textValue();
+        if (field != null) {
+            if (!field.isTextual()) {
+                throw invalid();
+            }
+            return field.textValue();
+        }
+        if (!encoded.isTextual() || !BASE64URL.matcher(encoded.textValue()).matches()) {
+            throw invalid();
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .decode(ByteBuffer.wrap(Base64.getUrlDecoder().decode(encoded.textValue()))).toString();
+        } catch (IllegalArgumentException | CharacterCodingException e) {
+            throw invalid();
+        }
     }
 
     /**

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -54,6 +55,29 @@ class CursorCodecTest {
         String text = CursorCodec.encode(anyWhere, longest);
         assertTrue(text.length() <= CursorCodec.MAX_LENGTH, text.length() + " characters");
         assertEquals(longest, CursorCodec.decode(anyWhere, text));
+    }
+
+    @Test
+    void aPositionOfCharactersJsonEscapesStaysACursorTheCodecTakes() {
+        // another writer's ids: quotes, backslashes and control characters, six bytes each in JSON at most
+        FilesQuery.ByTime anyWhere = new FilesQuery.ByTime("syslog", null, TIME.start(), TIME.end());
+        for (String c : List.of("\"", "\\", "\u0001", "\u001f")) {
+            Cursor longest = new Cursor(FIRST, "w:" + c.repeat(1022), c.repeat(256));
+            String text = CursorCodec.encode(anyWhere, longest);
+            assertTrue(text.length() <= CursorCodec.MAX_LENGTH, text.length() + " characters");
+            assertEquals(longest, CursorCodec.decode(anyWhere, text));
+        }
+        // one such character among many that JSON takes as they are: the same
+        Cursor mixed = new Cursor(FIRST, "w:" + "\u00e9".repeat(400) + "\"" + "x".repeat(220), "w\"b");
+        String text = CursorCodec.encode(anyWhere, mixed);
+        assertTrue(text.length() <= CursorCodec.MAX_LENGTH, text.length() + " characters");
+        assertEquals(mixed, CursorCodec.decode(anyWhere, text));
+        // the encoded form must be base64 of UTF-8, and only one form of a field
+        String fingerprint = "{\"v\":1,\"f\":\"" + anyWhere.fingerprint() + "\",\"b\":" + FIRST;
+        assertEquals("InvalidCursor", code(anyWhere, withChecksum(fingerprint + ",\"K\":\"_w\"}")));
+        assertEquals("InvalidCursor", code(anyWhere, withChecksum(fingerprint + ",\"K\":\"dzp4\",\"k\":\"w:x\"}")));
+        assertEquals(new Cursor(FIRST, "w:x", null), CursorCodec.decode(anyWhere, withChecksum(fingerprint
+                + ",\"K\":\"dzp4\"}")));
     }
 
     @Test
