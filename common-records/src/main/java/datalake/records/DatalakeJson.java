@@ -3,6 +3,7 @@ package datalake.records;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -25,12 +26,23 @@ public final class DatalakeJson {
     static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     private static final JsonFactory FACTORY = MAPPER.getFactory();
+    private static final JsonFactory ASCII_FACTORY = JsonFactory.builder()
+            .enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
 
     private DatalakeJson() {
     }
 
     public static String toJson(Metadata metadata) {
         return write(g -> writeMetadata(g, metadata));
+    }
+
+    /**
+     * Metadata as an object's {@code x-amz-meta-datalake} header holds it: {@link #toJson(Metadata)} with
+     * every character outside ASCII escaped ({@code \u00fc}), as the Python client's {@code json.dumps}
+     * writes it, since S3 user metadata is US-ASCII.
+     */
+    public static String toObjectMetadata(Metadata metadata) {
+        return write(ASCII_FACTORY, g -> writeMetadata(g, metadata));
     }
 
     public static String toJson(Record record) {
@@ -162,8 +174,12 @@ public final class DatalakeJson {
 
     /** The document {@code writer} writes, as a string (the query API's responses use it too). */
     public static String write(Writer writer) {
+        return write(FACTORY, writer);
+    }
+
+    private static String write(JsonFactory factory, Writer writer) {
         StringWriter out = new StringWriter(256);
-        try (JsonGenerator g = FACTORY.createGenerator(out)) {
+        try (JsonGenerator g = factory.createGenerator(out)) {
             writer.write(g);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

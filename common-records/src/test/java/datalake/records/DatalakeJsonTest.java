@@ -20,6 +20,20 @@ class DatalakeJsonTest {
     }
 
     @Test
+    void metadataForAnObjectsHeaderIsAsciiAsThePythonClientWritesIt() {
+        Metadata s = Fixtures.syslog();
+        Metadata m = new Metadata(s.start(), s.end(), "/data/f\u00fcr/\u65e5\u672c/\ud83d\ude00.csv", s.workId(), s.where(),
+                s.what(), s.id(), s.hash());
+
+        String header = DatalakeJson.toObjectMetadata(m);
+
+        // S3 user metadata is US-ASCII; json.dumps escapes the rest, a surrogate pair as two escapes
+        assertTrue(header.chars().allMatch(c -> c < 0x80), header);
+        assertTrue(header.contains("\"path\":\"/data/f\\u00FCr/\\u65E5\\u672C/\\uD83D\\uDE00.csv\""), header);
+        assertEquals(m, DatalakeJson.parseMetadata(header));
+    }
+
+    @Test
     void metadataRoundTrips() {
         Metadata m = Fixtures.syslog();
 

@@ -34,7 +34,7 @@ final class Pusher {
         Metadata metadata = new Metadata(facts.start(), facts.end(), facts.path(), facts.workId(),
                 facts.where(), facts.what(), id, ContentHash.of(file));
         String key = id + "/data";
-        s3.putObject(r -> r.bucket(bucket).key(key).metadata(Map.of("datalake", DatalakeJson.toJson(metadata))),
+        s3.putObject(r -> r.bucket(bucket).key(key).metadata(Map.of("datalake", DatalakeJson.toObjectMetadata(metadata))),
                 RequestBody.fromFile(file));
         return new Pushed(metadata, "s3://" + bucket + "/" + key);
     }

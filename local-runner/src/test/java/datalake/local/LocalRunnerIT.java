@@ -77,7 +77,8 @@ class LocalRunnerIT {
 
     @Test
     void aPushedFileIsIndexedThroughS3SnsAndSqs() throws Exception {
-        Path file = Files.writeString(Files.createTempFile("runner-it", ".log"), "hello from the IT\n");
+        // a path outside ASCII: S3 user metadata is US-ASCII, so the header escapes it as the Python client does
+        Path file = Files.writeString(Files.createTempFile("runner-it-f\u00fcr-\u65e5\u672c", ".log"), "hello from the IT\n");
 
         long start = System.currentTimeMillis() - 3_600_000;
         String url = push("--endpoint", runner.s3, "--bucket", runner.bucket, "--what", "runner-it",
@@ -92,6 +93,7 @@ class LocalRunnerIT {
             body = send(latest).body();
         }
         assertTrue(body.contains(expected), "the pushed file is the latest runner-it of laptop: " + body);
+        assertTrue(body.contains("\"path\":\"" + file + "\""), "its path as it is: " + body);
         assertTrue(get(runner.api + "/v0/archive/files/?what=runner-it&work_id=it-job").contains(expected));
         assertTrue(get(runner.api + "/v0/archive/files/?what=runner-it&start=" + (start - 1000) + "&end="
                 + (start + 1000)).contains(expected));
