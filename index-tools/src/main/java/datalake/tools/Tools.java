@@ -4,7 +4,9 @@ import datalake.ingester.Ingester;
 import datalake.ingester.IngesterClients;
 import datalake.ingester.IngesterConfig;
 import datalake.ingester.Telemetry;
+import datalake.lambda.ConfigurationException;
 import datalake.lambda.Environment;
+import datalake.lambda.EnvironmentVariable;
 import datalake.lambda.SdkClientFactory;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -14,17 +16,36 @@ import software.amazon.awssdk.core.exception.SdkClientException;
 
 /**
  * What both tools build from the environment, as the backfill function reads it (docs/DESIGN.md,
- * "Configuration"): DATALAKE_DYNAMODB_TABLE (required), DATALAKE_LATEST_TABLE, DATALAKE_MAX_BUCKET_SPAN,
- * DATALAKE_RETENTION_DAYS, AWS_REGION; credentials as the AWS CLI finds them; AWS_ENDPOINT_URL* for emulators.
+ * "Configuration"): DATALAKE_DYNAMODB_TABLE, DATALAKE_MAX_BUCKET_SPAN and DATALAKE_RETENTION_DAYS
+ * (required), DATALAKE_LATEST_TABLE, AWS_REGION; credentials as the AWS CLI finds them; AWS_ENDPOINT_URL*
+ * for emulators.
  */
 record Tools(IngesterConfig config, IngesterClients clients, Ingester ingester) implements AutoCloseable {
     static Tools fromEnvironment(int concurrency) {
         Environment env = Environment.system();
+        requireRecordSettings(env);
         IngesterConfig config = IngesterConfig.forBackfill(env);
         IngesterClients clients = IngesterClients.forBackfill(SdkClientFactory.forFunction(env, concurrency), config);
         Ingester ingester = Ingester.forAws(config, clients).concurrency(concurrency).telemetry(Telemetry.discarding())
                 .build();
         return new Tools(config, clients, ingester);
+    }
+
+    /**
+     * The settings records are made with, which the functions have from the stack's parameters: the tools
+     * write the records the functions would, and remove the ones a file's span refuses, so a default in
+     * the operator's shell is no guess at them (a file of 45 days on a stack that takes 60 would lose its
+     * records; a stack's expiry would be dropped from every record written).
+     */
+    static void requireRecordSettings(Environment env) {
+        if (env.get(EnvironmentVariable.MAX_BUCKET_SPAN) == null) {
+            throw new ConfigurationException(EnvironmentVariable.MAX_BUCKET_SPAN.key()
+                    + " is not set; set it to the stack's MaxBucketSpan (30 unless it was changed), as the functions have it.");
+        }
+        if (env.get(EnvironmentVariable.RETENTION_DAYS) == null) {
+            throw new ConfigurationException(EnvironmentVariable.RETENTION_DAYS.key()
+                    + " is not set; set it to the stack's RetentionDays (0 for none), as the functions have it.");
+        }
     }
 
     /**

@@ -37,7 +37,8 @@ class CommandStderrIT {
         builder.environment().putAll(Map.of("AWS_ENDPOINT_URL_S3", "http://127.0.0.1:" + port,
                 "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:" + port, "AWS_REGION", "us-east-1",
                 "AWS_ACCESS_KEY_ID", "datalakelocal", "AWS_SECRET_ACCESS_KEY", "datalakelocal",
-                "DATALAKE_DYNAMODB_TABLE", "nothing-listens-here"));
+                "DATALAKE_DYNAMODB_TABLE", "nothing-listens-here", "DATALAKE_MAX_BUCKET_SPAN", "30",
+                "DATALAKE_RETENTION_DAYS", "0"));
 
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
