@@ -123,7 +123,25 @@ final class Backfill {
         return counted;
     }
 
-    /** Runs until the listing ends or {@code stop} says so (checked between pages). */
+    /**
+     * A run that a failure (a listing AWS refused, a page that could not be followed) ended before the
+     * end: what it did until then, stopped, its resume point the last page it finished.
+     */
+    static final class Failed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient Result partial;
+
+        Failed(Result partial, RuntimeException cause) {
+            super(cause.getMessage(), cause);
+            this.partial = partial;
+        }
+
+        Result partial() {
+            return partial;
+        }
+    }
+
+    /** Runs until the listing ends or {@code stop} says so (checked between pages); {@link Failed} on a failure. */
     Result run(Options options, BooleanSupplier stop) {
         started = clock.millis();
         String resumeAfter = options.startAfter();
@@ -162,10 +180,16 @@ final class Backfill {
                 }
                 token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
             } while (token != null);
+        } catch (RuntimeException e) {
+            throw new Failed(result(resumeAfter, true), e);
         } finally {
             pool.shutdownNow();
             counter.interrupt();
         }
+        return result(resumeAfter, stopped);
+    }
+
+    private Result result(String resumeAfter, boolean stopped) {
         return new Result(listed.get(), indexed.get(), unchanged.get(), withoutMetadata.get(), failed.get(), gone.get(),
                 List.copyOf(problems), counted ? Optional.of(keys.get()) : Optional.empty(), resumeAfter, stopped,
                 Duration.ofMillis(clock.millis() - started));

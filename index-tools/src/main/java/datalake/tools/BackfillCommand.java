@@ -9,12 +9,14 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code scripts/backfill.sh s3://bucket[/prefix] [--start-after KEY] [--workers N] [--chunk N]}: indexes
  * the objects already in a bucket (README, "Adopting an existing bucket"). Progress on standard error; the
  * summary on standard output, its last line the counts. Exit status 0 when every object was indexed or
- * skipped, 2 when some failed, 3 when it was stopped (Ctrl-C) before the end, 1 for a usage error.
+ * skipped, 2 when some failed, 3 when it stopped before the end (Ctrl-C, or a failure of AWS: then with
+ * the reason, and where to resume), 1 for a usage error or a run that could not start.
  */
 public final class BackfillCommand {
     static final String USAGE = "usage: scripts/backfill.sh s3://bucket[/prefix] [--start-after KEY] [--workers N]"
@@ -47,6 +49,7 @@ public final class BackfillCommand {
         }
         AtomicBoolean stop = new AtomicBoolean();
         CountDownLatch done = new CountDownLatch(1);
+        AtomicInteger status = new AtomicInteger(3);
         Thread hook = new Thread(() -> {
             stop.set(true);
             try {
@@ -54,6 +57,11 @@ public final class BackfillCommand {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            // main's System.exit waits for this hook, and the JVM would then end with the signal's status
+            // (130 for Ctrl-C): the run's own goes out from here.
+            out.flush();
+            err.flush();
+            Runtime.getRuntime().halt(status.get());
         }, "backfill-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try (Tools tools = Tools.fromEnvironment(options.workers() * 4)) {
@@ -61,15 +69,19 @@ public final class BackfillCommand {
             Backfill.Result result;
             try (Progress progress = Progress.toStandardError(backfill::progressLine)) {
                 result = backfill.run(options, stop::get);
+            } catch (Backfill.Failed failed) {
+                err.println(Tools.unanswered("backfill", failed.getCause(), Environment.system())
+                        .orElse("backfill: " + failed.getMessage()));
+                result = failed.partial();
             }
             print(result, options, out);
-            return result.stopped() ? 3 : result.failed() > 0 ? 2 : 0;
+            status.set(result.stopped() ? 3 : result.failed() > 0 ? 2 : 0);
         } catch (ConfigurationException e) {
             err.println("backfill: " + e.getMessage());
-            return 1;
+            status.set(1);
         } catch (RuntimeException e) {
             err.println(Tools.unanswered("backfill", e, Environment.system()).orElseThrow(() -> e));
-            return 1;
+            status.set(1);
         } finally {
             done.countDown();
             try {
@@ -78,6 +90,7 @@ public final class BackfillCommand {
                 // the hook is running: it waited for this
             }
         }
+        return status.get();
     }
 
     static void print(Backfill.Result r, Backfill.Options options, PrintStream out) {
