@@ -151,6 +151,11 @@ final class Reconcile {
         IndexSnapshot snapshot = IndexSnapshot.read(dynamoDb, config.recordsTable(), config.latestTable(), target);
         Map<String, IndexSnapshot.Stored> records = new HashMap<>(snapshot.records);
         Map<String, IndexSnapshot.Stored> allRecords = Map.copyOf(snapshot.records);
+        Map<RecordKey, Record> byKey = new HashMap<>();
+        allRecords.values().forEach(stored -> stored.records().forEach(r -> byKey.put(RecordKey.of(r), r)));
+        // Objects whose records a copy holds (a copy keeps the id, so its records have the same keys, and
+        // the later object holds them): no drift while that copy is in the bucket.
+        Map<String, String> heldByCopy = new HashMap<>();
         phase = "checking the bucket";
         List<Finding> findings = Collections.synchronizedList(new ArrayList<>());
         long invalid = 0;
@@ -183,7 +188,13 @@ final class Reconcile {
                             invalidObjects.add(expected.url() + ": " + expected.problem());
                         }
                     }
-                    compare(expected, records.remove(expected.url()), snapshot.entries.get(expected.url()), findings);
+                    IndexSnapshot.Stored stored = records.remove(expected.url());
+                    String holder = stored == null ? copyHolding(expected, byKey) : null;
+                    if (holder != null) {
+                        heldByCopy.put(expected.url(), holder);
+                    } else {
+                        compare(expected, stored, snapshot.entries.get(expected.url()), findings);
+                    }
                 }
                 token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
             } while (token != null);
@@ -194,6 +205,12 @@ final class Reconcile {
             findings.add(new Finding(Drift.ORPHANED, orphan.getKey(), orphan.getValue().keys().size()
                     + " record(s), but the object is not in the bucket"));
         }
+        heldByCopy.forEach((url, holder) -> {
+            if (records.containsKey(holder)) {
+                findings.add(new Finding(Drift.MISSING, url, "not in the index: its copy " + holder
+                        + " held its records and is not in the bucket"));
+            }
+        });
         Set<String> orphaned = new HashSet<>(records.keySet());
         for (Record entry : snapshot.latest) {
             IndexSnapshot.Stored stored = allRecords.get(entry.url());
@@ -241,6 +258,23 @@ final class Reconcile {
         } catch (RuntimeException e) {
             return new Expected(url, Map.of(), "invalid datalake metadata (" + e.getMessage() + ")", true);
         }
+    }
+
+    /**
+     * The URL of another object whose records are every record this object's metadata makes, by key and
+     * metadata (a copy of it: a copy keeps the id), or null.
+     */
+    private static String copyHolding(Expected expected, Map<RecordKey, Record> byKey) {
+        String holder = null;
+        for (Map.Entry<RecordKey, Record> want : expected.records().entrySet()) {
+            Record held = byKey.get(want.getKey());
+            if (held == null || held.url().equals(expected.url()) || !held.metadata().equals(want.getValue().metadata())
+                    || (holder != null && !holder.equals(held.url()))) {
+                return null;
+            }
+            holder = held.url();
+        }
+        return holder;
     }
 
     private static void compare(Expected expected, IndexSnapshot.Stored stored, ObjectEntry entry, List<Finding> findings) {

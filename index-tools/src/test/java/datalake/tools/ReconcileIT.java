@@ -145,6 +145,38 @@ class ReconcileIT {
     }
 
     @Test
+    void aCopyHoldingAFilesRecordsIsNoDriftUntilItIsGone() throws Exception {
+        try (ToolsHarness h = new ToolsHarness(AWS, "reconcile-copies")) {
+            // given a file and a copy of it, both backfilled: S3 copies the metadata, so the copy has the same
+            // id and the same record keys, and one of the two holds the records
+            h.put("logs/a.log", ToolsHarness.metadata("host-a", "a", START));
+            AWS.s3().copyObject(r -> r.sourceBucket(h.bucket).sourceKey("logs/a.log").destinationBucket(h.bucket)
+                    .destinationKey("logs/copy-of-a.log"));
+            Target target = Target.parse("s3://" + h.bucket + "/logs/");
+            new Backfill(h.operator.s3(), h.ingester, Clock.systemUTC()).run(new Backfill.Options(target, null, 1000, 2, 10),
+                    () -> false);
+            String holder = h.records().get(0).url();
+            String other = holder.equals(h.url("logs/a.log")) ? h.url("logs/copy-of-a.log") : h.url("logs/a.log");
+
+            // then neither is drift, and --fix moves nothing from one to the other
+            assertEquals(Set.of(), findings(reconcile(h).run(target, false)));
+            assertEquals(0, reconcile(h).run(target, true).repaired());
+            assertEquals(List.of(holder), h.records().stream().map(Record::url).toList());
+
+            // when the holder is deleted behind the index's back
+            AWS.s3().deleteObject(r -> r.bucket(h.bucket).key(holder.substring(h.url("").length())));
+
+            // then its records are orphaned, the latest entry naming it stale, and the other file missing; and
+            // --fix gives the records to the other
+            assertEquals(new TreeSet<>(Set.of("orphaned " + holder, "stale_latest " + holder, "missing " + other)),
+                    findings(reconcile(h).run(target, false)));
+            reconcile(h).run(target, true);
+            assertEquals(Set.of(), findings(reconcile(h).run(target, false)));
+            assertEquals(List.of(other), h.records().stream().map(Record::url).toList());
+        }
+    }
+
+    @Test
     void theOutputEndsWithTheCounts() {
         Reconcile.Result result = new Reconcile.Result(List.of(
                 new Reconcile.Finding(Reconcile.Drift.MISSING, "s3://bkt/x", "not in the index (1 record(s) expected)")),
