@@ -304,18 +304,51 @@ public final class HttpApiServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether a Host header names this machine's loopback interface, where the server listens (its
+     * port, if any, aside): a browser sends the name it resolved, so a page served elsewhere that
+     * rebinds its own name to 127.0.0.1 is refused.
+     */
+    static boolean isLoopback(String host) {
+        String name = host.strip().toLowerCase(Locale.ROOT);
+        int colon = name.lastIndexOf(':');
+        if (colon >= 0 && !name.endsWith("]") && name.substring(colon + 1).chars().allMatch(Character::isDigit)) {
+            name = name.substring(0, colon);
+        }
+        return name.equals("127.0.0.1") || name.equals("localhost") || name.equals("[::1]");
+    }
+
+    /** Text from a request, safe on a terminal: control characters as {@code ?}. */
+    private static String printable(String text) {
+        return text.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+    }
+
     private APIGatewayV2HTTPResponse respond(HttpWire.WireRequest request, Socket client) {
         String method = request.method().toUpperCase(Locale.ROOT);
+        Optional<String> host = request.header("host");
+        if (host.isPresent() && !isLoopback(host.get())) {
+            // A page whose name was pointed at 127.0.0.1 (DNS rebinding) sends its own name: it reads nothing.
+            System.err.println("http-api: 403 for " + method + " " + printable(request.rawPath()) + ": Host "
+                    + printable(host.get()) + " is not this machine's loopback name");
+            return HttpApiEvents.json(403, "{\"message\":\"Forbidden\"}");
+        }
         StaticFile file = method.equals("GET") || method.equals("HEAD") ? staticFiles.get(request.rawPath()) : null;
         if (file != null) {
             return HttpApiEvents.page(file);
         }
         if (verifier != null) {
-            Optional<String> refusal = verifier.refusal(method, request.rawPath(), request.rawQuery(), request.headers(),
-                    request.body());
+            Optional<String> refusal;
+            try {
+                refusal = verifier.refusal(method, request.rawPath(), request.rawQuery(), request.headers(),
+                        request.body());
+            } catch (RuntimeException unverifiable) {
+                refusal = Optional.of("the request cannot be verified (" + unverifiable + ")");
+            }
             if (refusal.isPresent()) {
                 // API Gateway says no more than this; the reason is for whoever runs the server.
-                System.err.println("http-api: 403 for " + method + " " + request.rawPath() + ": " + refusal.get());
+                System.err.println("http-api: 403 for " + method + " " + printable(request.rawPath()) + ": "
+                        + printable(refusal.get()));
                 return HttpApiEvents.json(403, "{\"message\":\"Forbidden\"}");
             }
         }

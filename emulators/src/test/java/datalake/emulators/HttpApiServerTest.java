@@ -185,7 +185,7 @@ class HttpApiServerTest {
         try (HttpApiServer server = HttpApiServer.start(handler, 0)) {
             String noVersion = raw(server, "GET /v0/archive/\r\n\r\n");
             String badHeader = raw(server, "GET /v0/archive/ HTTP/1.1\r\nBad Header: x\r\n\r\n");
-            String chunked = raw(server, "POST /v0/archive/ HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
+            String chunked = raw(server, "POST /v0/archive/ HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n");
 
             assertTrue(noVersion.startsWith("HTTP/1.1 400 ") && noVersion.endsWith("{\"message\":\"Bad Request\"}"), noVersion);
             assertTrue(badHeader.startsWith("HTTP/1.1 400 ") && badHeader.contains("connection: close"), badHeader);
@@ -198,12 +198,34 @@ class HttpApiServerTest {
         RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler = (event, context) ->
                 APIGatewayV2HTTPResponse.builder().withStatusCode(200).withBody("{\"path\":\"" + event.getRawPath() + "\"}").build();
         try (HttpApiServer server = HttpApiServer.start(handler, 0)) {
-            String both = raw(server, "GET /a HTTP/1.1\r\nHost: x\r\n\r\nHEAD /b HTTP/1.1\r\nHost: x\r\n\r\n"
-                    + "GET /c HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            String both = raw(server, "GET /a HTTP/1.1\r\nHost: localhost\r\n\r\nHEAD /b HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                    + "GET /c HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
 
             assertEquals(3, both.split("HTTP/1.1 200 ", -1).length - 1, both);
             assertTrue(both.contains("{\"path\":\"/a\"}") && both.endsWith("{\"path\":\"/c\"}"), both);
             assertTrue(!both.contains("/b\"}"), "HEAD has no body: " + both);
+        }
+    }
+
+    @Test
+    void onlyRequestsNamingThisMachinesLoopbackAreAnswered() throws Exception {
+        RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler = (event, context) ->
+                APIGatewayV2HTTPResponse.builder().withStatusCode(200).withBody("{}").build();
+        try (HttpApiServer server = HttpApiServer.start(handler, 0)) {
+            // a page of another site whose name was rebound to 127.0.0.1 sends its own name
+            for (String host : List.of("attacker.example:" + server.port(), "attacker.example", "127.0.0.1.evil.example",
+                    "a_b:8080", "127.0.0.1:x")) {
+                String answer = raw(server, "GET /v0/archive/feeds/ HTTP/1.1\r\nHost: " + host
+                        + "\r\nConnection: close\r\n\r\n");
+                assertTrue(answer.startsWith("HTTP/1.1 403 ") && answer.endsWith("{\"message\":\"Forbidden\"}"),
+                        host + ": " + answer);
+            }
+            for (String host : List.of("127.0.0.1:" + server.port(), "localhost:" + server.port(), "LOCALHOST",
+                    "[::1]:" + server.port())) {
+                String answer = raw(server, "GET /v0/archive/feeds/ HTTP/1.1\r\nHost: " + host
+                        + "\r\nConnection: close\r\n\r\n");
+                assertTrue(answer.startsWith("HTTP/1.1 200 "), host + ": " + answer);
+            }
         }
     }
 
