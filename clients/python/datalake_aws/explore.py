@@ -75,11 +75,22 @@ class ProxyHandler(BaseHTTPRequestHandler):
             sys.stderr.write("explore: %s\n" % (fmt % args))
 
     def do_GET(self):
-        if self.headers.get("Host", "").lower() not in self.server.hosts:
+        host = self.headers.get("Host", "").lower()
+        if host not in self.server.hosts:
             return self.reply(403, "text/plain; charset=utf-8", b"This proxy answers only at its own address.\n")
-        path = urlsplit(self.path).path
-        if path.startswith("/v0/"):
-            return self.forward()
+        # Another site's page may make the browser send GETs here (an image, a script): they would go out signed.
+        site = self.headers.get("Sec-Fetch-Site")
+        origin = self.headers.get("Origin")
+        if (site is not None and site not in ("same-origin", "none")) or (origin is not None
+                                                                           and origin.lower() != "http://" + host):
+            return self.reply(403, "text/plain; charset=utf-8", b"This proxy answers only its own page.\n")
+        target = urlsplit(self.path)
+        path = target.path
+        if path.startswith("/v0/") or not self.path.startswith("/"):
+            # forwarded as a path of the API's own URL, never one that leaves /v0/ once normalised
+            if not self.path.startswith("/") or any(part in (".", "..") for part in path.split("/")):
+                return self.reply(400, "text/plain; charset=utf-8", b"Bad path.\n")
+            return self.forward(path + ("?" + target.query if target.query else ""))
         page = self.server.files.get(path)
         if page is None:
             return self.reply(404, "text/plain; charset=utf-8", b"Not found.\n")
@@ -93,13 +104,18 @@ class ProxyHandler(BaseHTTPRequestHandler):
 
     do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD
 
-    def forward(self):
+    def forward(self, path):
         try:
-            upstream = self.server.session.get(self.server.api_url + self.path, allow_redirects=False,
+            upstream = self.server.session.get(self.server.api_url + path, allow_redirects=False,
                                                timeout=(5, 60), headers={"Accept": "application/json"})
         except requests.RequestException as e:
             body = ('{"code":"ProxyError","message":"The API did not answer: %s."}'
                     % type(e).__name__).encode()
+            return self.reply(502, "application/json", body)
+        except Exception as e:  # the credentials: a token command that failed, an expired login
+            self.log_message("could not sign %s: %s", path, type(e).__name__)
+            body = ('{"code":"ProxyCredentials","message":"The proxy could not sign the request (%s); check'
+                    ' the credentials it was started with."}' % type(e).__name__).encode()
             return self.reply(502, "application/json", body)
         headers = {name: upstream.headers[name] for name in _FORWARDED_RESPONSE_HEADERS if name in upstream.headers}
         content_type = headers.pop("content-type", "application/json")

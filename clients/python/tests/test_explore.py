@@ -46,11 +46,13 @@ def proxy(tmp_path):
     api.shutdown()
 
 
-def get(server, path, host=None, method="GET"):
+def get(server, path, host=None, method="GET", headers=None):
     connection = http.client.HTTPConnection("127.0.0.1", server.server_port, timeout=10)
     connection.putrequest(method, path, skip_host=True)
     connection.putheader("Host", host or "127.0.0.1:%d" % server.server_port)
     connection.putheader("Cookie", "browser=secret")
+    for name, value in (headers or {}).items():
+        connection.putheader(name, value)
     connection.endheaders()
     response = connection.getresponse()
     return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
@@ -85,3 +87,38 @@ def test_refuses_other_hosts_and_methods(proxy):
     assert get(server, "/v0/archive/feeds/", method="POST")[0] == 405
     assert get(server, "/v0/archive/feeds/", host="localhost:%d" % server.server_port)[0] == 200
     assert len(api.seen) == 1, "nothing refused reached the API"
+
+
+def test_refuses_what_another_sites_page_sends_and_paths_that_leave_v0(proxy):
+    server, api = proxy
+    own = "http://127.0.0.1:%d" % server.server_port
+    # a GET another site's page makes the browser send (an image, a script) would go out signed
+    assert get(server, "/v0/archive/feeds/", headers={"Sec-Fetch-Site": "cross-site"})[0] == 403
+    assert get(server, "/v0/archive/feeds/", headers={"Sec-Fetch-Site": "same-site"})[0] == 403
+    assert get(server, "/v0/archive/feeds/", headers={"Origin": "https://evil.example"})[0] == 403
+    # a path that leaves /v0/ once normalised, or a request target that is not a path
+    assert get(server, "/v0/../secret")[0] == 400
+    assert get(server, "/v0/./archive/feeds/")[0] == 400
+    assert get(server, "x.evil.example:/v0/archive/feeds/")[0] == 400
+    assert api.seen == [], "nothing refused reached the API"
+    # the page's own calls, and one typed in the address bar, go through
+    assert get(server, "/v0/archive/feeds/", headers={"Sec-Fetch-Site": "same-origin", "Origin": own})[0] == 200
+    assert get(server, "/v0/archive/feeds/?what=a", headers={"Sec-Fetch-Site": "none"})[0] == 200
+    assert [path for path, _ in api.seen] == ["/v0/archive/feeds/", "/v0/archive/feeds/?what=a"]
+
+
+def test_credentials_that_fail_are_a_json_answer_without_a_traceback(tmp_path):
+    class Failing(requests.Session):
+        def get(self, *args, **kwargs):
+            raise ValueError("the token command failed (exit 3): secret-ish stderr")
+
+    (tmp_path / "index.html").write_text("<title>x</title>")
+    server = ExplorerProxy(0, "http://127.0.0.1:9", Failing(), page_files(str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        status, headers, body = get(server, "/v0/archive/feeds/")
+    finally:
+        server.shutdown()
+    assert status == 502 and headers["content-type"] == "application/json"
+    assert json.loads(body)["code"] == "ProxyCredentials"
+    assert b"secret-ish" not in body
