@@ -3,6 +3,7 @@ package datalake.tools;
 import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.RecordKey;
 import datalake.ingester.Deadline;
+import datalake.ingester.Failure;
 import datalake.ingester.Followed;
 import datalake.ingester.Ingester;
 import datalake.ingester.ObjectEvent;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -60,7 +62,7 @@ final class DriftRepair {
         }
         // Records of this URL the per-object item does not know (planted, or written before it existed).
         Set<RecordKey> wanted = new HashSet<>();
-        ObjectEntry now = followed.indexed() ? index.object(finding.url()).orElse(null) : null;
+        ObjectEntry now = index.object(finding.url()).filter(ObjectEntry::indexed).orElse(null);
         if (now != null) {
             wanted.addAll(now.recordKeys());
         }
@@ -68,6 +70,7 @@ final class DriftRepair {
         stray.removeAll(wanted);
         if (!stray.isEmpty()) {
             index.removeRecords(finding.url(), stray);
+            now = writeBack(finding.url(), stray, now);
             Set<String> whatWheres = new HashSet<>();
             stored.records().stream().filter(r -> stray.contains(RecordKey.of(r)))
                     .forEach(r -> whatWheres.add(r.whatWhereKey().toString()));
@@ -80,6 +83,27 @@ final class DriftRepair {
                 }
             }
         }
+    }
+
+    /**
+     * The object's entry after its strays were deleted: a handler that indexed it again meanwhile (a
+     * re-upload while the repair ran) may have written one of those keys before the delete landed, so
+     * the keys its entry names now are written back, as the ingester aligns a later commit's keys.
+     */
+    private ObjectEntry writeBack(String url, Set<RecordKey> deleted, ObjectEntry before) {
+        ObjectEntry after = index.object(url).filter(ObjectEntry::indexed).orElse(null);
+        if (after == null || after.equals(before)) {
+            return after;
+        }
+        List<Record> back = after.records(factory).stream().filter(r -> deleted.contains(RecordKey.of(r))).toList();
+        if (!back.isEmpty()) {
+            Map<Record, Failure> failures = index.writeRecords(back, Deadline.after(clock, Duration.ofSeconds(60)));
+            if (!failures.isEmpty()) {
+                throw new IllegalStateException(url + ": a record of its new state could not be written back: "
+                        + failures.values().iterator().next().message());
+            }
+        }
+        return after;
     }
 
     /** Replaces a latest-table entry with the newest file of the day buckets, or removes it. */

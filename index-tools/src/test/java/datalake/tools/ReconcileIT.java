@@ -8,12 +8,15 @@ import datalake.dynamodb.RecordItems;
 import datalake.dynamodb.RecordKey;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
+import datalake.ingester.IngesterClients;
 import datalake.records.Metadata;
 import datalake.records.MetadataParser;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -21,8 +24,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
@@ -173,6 +178,44 @@ class ReconcileIT {
             reconcile(h).run(target, true);
             assertEquals(Set.of(), findings(reconcile(h).run(target, false)));
             assertEquals(List.of(other), h.records().stream().map(Record::url).toList());
+        }
+    }
+
+    @Test
+    void aFileIndexedAgainWhileItsRepairRunsKeepsItsRecord() throws Exception {
+        try (ToolsHarness h = new ToolsHarness(AWS, "reconcile-race")) {
+            // given a file backfilled, whose metadata is then lost (drift: differing, not a datalake file)
+            String metadata = ToolsHarness.metadata("host-r", "r", START);
+            h.put("logs/r.log", metadata);
+            Target target = Target.parse("s3://" + h.bucket + "/logs/");
+            Backfill.Options options = new Backfill.Options(target, null, 1000, 2, 10);
+            new Backfill(h.operator.s3(), h.ingester, Clock.systemUTC()).run(options, () -> false);
+            h.put("logs/r.log", null);
+
+            // when --fix repairs it, and the file is uploaded again with its metadata and indexed by the pipeline
+            // after the repair followed it but before the repair's own delete of its record lands
+            AtomicBoolean raced = new AtomicBoolean();
+            DynamoDbClient dynamoDb = h.operator.dynamoDb();
+            DynamoDbClient racing = (DynamoDbClient) Proxy.newProxyInstance(DynamoDbClient.class.getClassLoader(),
+                    new Class<?>[] {DynamoDbClient.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("deleteItem") && raced.compareAndSet(false, true)) {
+                            h.put("logs/r.log", metadata);
+                            new Backfill(h.operator.s3(), h.ingester, Clock.systemUTC()).run(options, () -> false);
+                        }
+                        try {
+                            return method.invoke(dynamoDb, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            Tools tools = new Tools(h.config, new IngesterClients(h.operator.s3(), racing, null, null), h.ingester);
+            Reconcile.Result fixing = ReconcileCommand.of(tools, 8).run(target, true);
+
+            // then the repair's delete did not take the new state's record: the index is the bucket's again
+            assertTrue(raced.get(), "the repair deleted a record");
+            assertEquals(List.of(), fixing.unfixed());
+            assertEquals(Set.of(), findings(reconcile(h).run(target, false)));
+            assertEquals(List.of(h.url("logs/r.log")), h.records().stream().map(Record::url).toList());
         }
     }
 

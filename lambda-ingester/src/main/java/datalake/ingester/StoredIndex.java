@@ -7,11 +7,12 @@ import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * The index as the ingester keeps it, for the tools that check and repair it ({@code scripts/reconcile.sh}):
- * an object's HEAD as the ingester reads it, its per-object item, the records a repair removes, the newest
+ * an object's HEAD as the ingester reads it, its per-object item, the records a repair removes or writes back, the newest
  * file of some day buckets and the latest table. It makes the few calls a repair needs through the
  * ingester's own tables, which stay package-private: what the ingester writes goes through {@link Ingester#follow}.
  */
@@ -49,6 +50,14 @@ public final class StoredIndex {
     /** Deletes these records of the URL, each only while it still names the URL; answers how many went. */
     public int removeRecords(String url, Collection<RecordKey> keys) {
         return objects.removeRecords(url, keys);
+    }
+
+    /**
+     * Writes these records (distinct keys) as the ingester writes them, retrying what the table leaves
+     * undone until the deadline; the failures, by record (none when all were written).
+     */
+    public Map<Record, Failure> writeRecords(List<Record> written, Deadline deadline) {
+        return records.write(written, deadline);
     }
 
     /** The newest file of WHERE in these day buckets' keys (newest day first), as the latest table would hold it. */
