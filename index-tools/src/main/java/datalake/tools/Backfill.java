@@ -124,8 +124,8 @@ final class Backfill {
     }
 
     /**
-     * A run that a failure (a listing AWS refused, a page that could not be followed) ended before the
-     * end: what it did until then, stopped, its resume point the last page it finished.
+     * A run that a failure (a listing AWS refused, a page that could not be followed) ended after it had
+     * listed something: what it did until then, stopped, its resume point the last page it finished.
      */
     static final class Failed extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -181,6 +181,9 @@ final class Backfill {
                 token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
             } while (token != null);
         } catch (RuntimeException e) {
+            if (listed.get() == 0) {
+                throw e; // nothing listed: a run that could not start, not one to resume
+            }
             throw new Failed(result(resumeAfter, true), e);
         } finally {
             pool.shutdownNow();

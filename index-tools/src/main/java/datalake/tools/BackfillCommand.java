@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code scripts/backfill.sh s3://bucket[/prefix] [--start-after KEY] [--workers N] [--chunk N]}: indexes
  * the objects already in a bucket (README, "Adopting an existing bucket"). Progress on standard error; the
  * summary on standard output, its last line the counts. Exit status 0 when every object was indexed or
- * skipped, 2 when some failed, 3 when it stopped before the end (Ctrl-C, or a failure of AWS: then with
- * the reason, and where to resume), 1 for a usage error or a run that could not start.
+ * skipped, 2 when some failed, 3 when it stopped before the end (Ctrl-C, or a failure of AWS after the
+ * first listing: then with the reason, and where to resume), 1 for a usage error or a run that could not
+ * start (nothing listed).
  */
 public final class BackfillCommand {
     static final String USAGE = "usage: scripts/backfill.sh s3://bucket[/prefix] [--start-after KEY] [--workers N]"
