@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import datalake.query.FileLayouts.FileSpec;
 import datalake.query.FileLayouts.Window;
 import datalake.records.Metadata;
+import datalake.records.Record;
 import datalake.records.ShardMap;
 import datalake.dynamodb.StoredRecord;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,7 +29,8 @@ import net.jqwik.api.lifecycle.AfterContainer;
 /**
  * Every matching file exactly once, in the order of an unsharded table, across the pages of a time query,
  * whatever the files, the query window, the WHERE, the shard map (none, or sharded from a day the window
- * may cross, and changed again later) and the pager's limits (page size, wave, budget, slice size, first
+ * may cross, and changed again later; files written under the layout before the change, after it, or
+ * both) and the pager's limits (page size, wave, budget, slice size, first
  * share): the two read rounds of a wave, the merge of a sharded day's shards and the cursors between pages
  * must never skip, repeat or reorder a file.
  */
@@ -90,10 +93,46 @@ class TimeQueryPagerPropertiesTest {
                 limits, "", sharding);
     }
 
+    /**
+     * The same when each file was written by a function holding the map from before the last change (the
+     * minute a function keeps its map, or a file dated ahead of the change), after it, or both (a handler
+     * moving it between the two): the reader holds the latest map, and every file comes once, in order.
+     */
+    @Property(tries = 300)
+    void filesWrittenUnderTheLayoutBeforeAChangeComeExactlyOnce(
+            @ForAll("files") List<FileSpec> specs,
+            @ForAll("windows") Window window,
+            @ForAll("limits") TimeQueryPager.Limits limits,
+            @ForAll("where") String where,
+            @ForAll("changed") FileLayouts.Sharding sharding,
+            @ForAll long writers) {
+        List<Metadata> files = FileLayouts.metadata(specs, T0, WHERES);
+        ShardMap after = sharding.map(T0);
+        ShardMap before = sharding.laterDays() < 0 ? ShardMap.EMPTY
+                : new FileLayouts.Sharding(true, sharding.firstDay(), sharding.shards(), -1, 1).map(T0);
+        Random random = new Random(writers);
+        List<Record> records = new ArrayList<>();
+        for (Metadata file : files) {
+            int writer = random.nextInt(3);
+            if (writer != 1) {
+                records.addAll(TestFiles.records(List.of(file), before));
+            }
+            if (writer != 0) {
+                records.addAll(TestFiles.records(List.of(file), after));
+            }
+        }
+        pagesHoldEveryMatchOnceInOrder(files, new InMemoryRecordsTable().put(records), window, limits, where, after);
+    }
+
     private static void pagesHoldEveryMatchOnceInOrder(List<Metadata> files, Window window,
             TimeQueryPager.Limits limits, String where, FileLayouts.Sharding sharding) {
         ShardMap shards = sharding.map(T0);
-        InMemoryRecordsTable table = new InMemoryRecordsTable().put(TestFiles.records(files, shards));
+        pagesHoldEveryMatchOnceInOrder(files, new InMemoryRecordsTable().put(TestFiles.records(files, shards)), window,
+                limits, where, shards);
+    }
+
+    private static void pagesHoldEveryMatchOnceInOrder(List<Metadata> files, InMemoryRecordsTable table, Window window,
+            TimeQueryPager.Limits limits, String where, ShardMap shards) {
         long start = window.start(T0);
         long end = window.end(T0);
         FilesQuery.ByTime query = new FilesQuery.ByTime("w", where.isEmpty() ? null : where, start, end);
@@ -122,6 +161,17 @@ class TimeQueryPagerPropertiesTest {
     @Provide
     Arbitrary<FileLayouts.Sharding> shardings() {
         return FileLayouts.shardings();
+    }
+
+    /** Sharded from a day the window may cross, then changed to another count of shards (1 among them). */
+    @Provide
+    Arbitrary<FileLayouts.Sharding> changed() {
+        return Combinators.combine(
+                Arbitraries.integers().between(-1, 6),
+                Arbitraries.integers().between(2, 6),
+                Arbitraries.integers().between(-1, 6),
+                Arbitraries.integers().between(1, 8)).as((first, shards, later, then) ->
+                        new FileLayouts.Sharding(true, first, shards, later, then));
     }
 
     @Provide
