@@ -6,6 +6,7 @@ import datalake.records.Keys.TimeIndexKey;
 import datalake.records.ShardMap;
 import datalake.records.ShardMapSource;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -70,8 +73,11 @@ record BucketReader(RecordsTable table, ShardMapSource shards, ExecutorService e
      * readers that need no order (coverage, the latest file), which a merge would only cost Queries.
      *
      * <p>A file is under two layouts only while a handler moves it (it writes the new key, then deletes
-     * the old one), but coverage must not count it twice then: the earlier layouts, usually empty, are
-     * read first, and a record of theirs whose range key a current key holds too is left out.
+     * the old one), but coverage must not count it twice then: the earlier layouts' own keys, usually
+     * empty, are read first, and a record of theirs whose range key a current key holds too is left out.
+     * After a change from one shard count to another (2 to 4) an earlier layout's key is a current key
+     * too (shard s of 2 is shard s of 4): a record there whose WHERE's shard is another now is held back,
+     * and counted only if that shard, read for its WHERE once all keys are read, does not hold it.
      *
      * @param sinks makes one sink a key: each is fed by one thread, so it needs no lock
      * @return the sinks, one a current key and one for the earlier layouts' records when there are any
@@ -80,14 +86,25 @@ record BucketReader(RecordsTable table, ShardMapSource shards, ExecutorService e
             Supplier<S> sinks) {
         ShardMap map = shards.current();
         List<TimeIndexKey> all = map.keys(bucket, what, where);
-        List<TimeIndexKey> current = ShardMap.keys(bucket, what, where, map.shards(what, bucket));
+        int now = map.shards(what, bucket);
+        List<TimeIndexKey> current = ShardMap.keys(bucket, what, where, now);
         Map<String, StoredRecord> earlier = new ConcurrentHashMap<>();
         this.<Consumer<StoredRecord>>readEach(all.subList(current.size(), all.size()), where, limit,
-                () -> record -> earlier.putIfAbsent(record.rangeKey(), record));
+                key -> record -> earlier.putIfAbsent(record.rangeKey(), record));
+        // Another sharded layout's keys are some of the current ones: each record there is checked for its place.
+        boolean shared = now > 1 && map.layouts(what, bucket).stream().anyMatch(s -> s > 1 && s != now);
+        Map<String, StoredRecord> moved = new ConcurrentHashMap<>();
         List<S> read = new ArrayList<>();
-        Supplier<Seen<S>> seen = () -> new Seen<>(sinks.get(), earlier);
-        for (Seen<S> key : readEach(current, where, limit, seen)) {
+        for (Seen<S> key : readEach(current, where, limit, key -> new Seen<>(sinks.get(), earlier,
+                shared ? record -> !key.equals(map.timeIndexKey(bucket, what, record.where())) : record -> false,
+                moved))) {
             read.add(key.sink());
+        }
+        moved.keySet().removeAll(earlier.keySet());
+        if (!moved.isEmpty()) {
+            Set<String> elsewhere = atHome(map, bucket, what, moved.values(), limit);
+            moved.values().stream().filter(r -> !elsewhere.contains(r.rangeKey()))
+                    .forEach(r -> earlier.put(r.rangeKey(), r));
         }
         if (!earlier.isEmpty()) {
             S rest = sinks.get();
@@ -97,11 +114,18 @@ record BucketReader(RecordsTable table, ShardMapSource shards, ExecutorService e
         return read;
     }
 
-    /** A sink that also strikes the range keys it is fed off the earlier layouts' records. */
-    private record Seen<S extends Consumer<StoredRecord>>(S sink, Map<String, StoredRecord> earlier)
-            implements Consumer<StoredRecord> {
+    /**
+     * A current key's sink that also strikes the range keys it is fed off the earlier layouts' records,
+     * and holds back the records an earlier layout left in it ({@code misplaced}) for {@link #scan} to check.
+     */
+    private record Seen<S extends Consumer<StoredRecord>>(S sink, Map<String, StoredRecord> earlier,
+            Predicate<StoredRecord> misplaced, Map<String, StoredRecord> moved) implements Consumer<StoredRecord> {
         @Override
         public void accept(StoredRecord record) {
+            if (misplaced.test(record)) {
+                moved.putIfAbsent(record.rangeKey(), record);
+                return;
+            }
             if (!earlier.isEmpty()) {
                 earlier.remove(record.rangeKey());
             }
@@ -109,24 +133,48 @@ record BucketReader(RecordsTable table, ShardMapSource shards, ExecutorService e
         }
     }
 
+    /**
+     * The range keys among these records' that the current shard of their WHERE holds too: each such WHERE
+     * read there, concurrently.
+     */
+    private Set<String> atHome(ShardMap map, long bucket, String what, Collection<StoredRecord> records, int limit) {
+        Set<String> wheres = new HashSet<>();
+        records.forEach(r -> wheres.add(r.where()));
+        List<Callable<Set<String>>> reads = new ArrayList<>();
+        for (String where : wheres) {
+            reads.add(() -> {
+                Set<String> held = new HashSet<>();
+                readKey(map.timeIndexKey(bucket, what, where), prefix(where), limit, r -> held.add(r.rangeKey()));
+                return held;
+            });
+        }
+        Set<String> held = new HashSet<>();
+        Futures.all(executor, reads).forEach(held::addAll);
+        return held;
+    }
+
     /** Each key read to its end into a sink of its own, the keys concurrently. */
     private <C extends Consumer<StoredRecord>> List<C> readEach(List<TimeIndexKey> keys, String where, int limit,
-            Supplier<C> sinks) {
-        String prefix = prefix(where);
+            Function<TimeIndexKey, C> sinks) {
         List<Callable<C>> reads = new ArrayList<>();
         for (TimeIndexKey key : keys) {
             reads.add(() -> {
-                C sink = sinks.get();
-                String position = null;
-                do {
-                    RecordsTable.Slice slice = table.queryKey(key, prefix, position, limit);
-                    slice.records().forEach(sink);
-                    position = slice.lastKey();
-                } while (position != null);
+                C sink = sinks.apply(key);
+                readKey(key, prefix(where), limit, sink);
                 return sink;
             });
         }
         return Futures.all(executor, reads);
+    }
+
+    /** One key read to its end (at a WHERE's prefix, unless null) into the sink, {@code limit} items a Query. */
+    private void readKey(TimeIndexKey key, String prefix, int limit, Consumer<StoredRecord> sink) {
+        String position = null;
+        do {
+            RecordsTable.Slice slice = table.queryKey(key, prefix, position, limit);
+            slice.records().forEach(sink);
+            position = slice.lastKey();
+        } while (position != null);
     }
 
     private static String prefix(String where) {

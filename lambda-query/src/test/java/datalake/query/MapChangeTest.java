@@ -186,6 +186,26 @@ class MapChangeTest {
         assertEquals(13, covered(() -> four, D));
     }
 
+    @Test
+    void aFileMovedBetweenTwoShardCountsCountsOnceWhileItIsUnderBoth() {
+        // given w in 2 shards, then in 4: a WHERE whose shard the change moves, with a file under the earlier
+        // layout only (dated ahead of the change), one under both (a handler moving it) and one under the new
+        ShardMap two = ShardMap.EMPTY.with("w", new ShardMap.Entry(D - 5, 2));
+        ShardMap four = two.with("w", FOUR);
+        String moved = IntStream.range(0, 100).mapToObj(i -> "web-" + i)
+                .filter(w -> ShardMap.shardOf(w, 4) != ShardMap.shardOf(w, 2)).findFirst().orElseThrow();
+        write(() -> two, "ahead", moved, TimeBuckets.startOf(D) + 1);
+        write(() -> two, "moving", moved, TimeBuckets.startOf(D) + 2);
+        write(() -> four, "moving", moved, TimeBuckets.startOf(D) + 2);
+        write(() -> four, "after", moved, TimeBuckets.startOf(D) + 3);
+        write(() -> four, "other", "web-zz", TimeBuckets.startOf(D) + 4);
+
+        // then coverage counts each file once, and a time query finds each once
+        assertEquals(4, covered(() -> four, D));
+        assertEquals(List.of("after", "ahead", "moving", "other"), found(() -> four, D, null).stream().sorted().toList());
+        assertEquals(Optional.of("after"), latest(() -> four, D, moved));
+    }
+
     private static final class MovingClock extends Clock {
         private volatile long millis;
 
