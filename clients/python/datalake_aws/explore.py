@@ -84,11 +84,13 @@ class ProxyHandler(BaseHTTPRequestHandler):
         if (site is not None and site not in ("same-origin", "none")) or (origin is not None
                                                                            and origin.lower() != "http://" + host):
             return self.reply(403, "text/plain; charset=utf-8", b"This proxy answers only its own page.\n")
+        if not self.path.startswith("/"):
+            return self.reply(400, "text/plain; charset=utf-8", b"Bad path.\n")
         target = urlsplit(self.path)
         path = target.path
-        if path.startswith("/v0/") or not self.path.startswith("/"):
+        if path.startswith("/v0/"):
             # forwarded as a path of the API's own URL, never one that leaves /v0/ once normalised
-            if not self.path.startswith("/") or any(part in (".", "..") for part in path.split("/")):
+            if any(part in (".", "..") for part in path.split("/")):
                 return self.reply(400, "text/plain; charset=utf-8", b"Bad path.\n")
             return self.forward(path + ("?" + target.query if target.query else ""))
         page = self.server.files.get(path)

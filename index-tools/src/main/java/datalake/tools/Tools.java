@@ -39,8 +39,8 @@ record Tools(IngesterConfig config, IngesterClients clients, Ingester ingester) 
      */
     static void requireRecordSettings(Environment env) {
         if (env.get(EnvironmentVariable.MAX_BUCKET_SPAN) == null) {
-            throw new ConfigurationException(EnvironmentVariable.MAX_BUCKET_SPAN.key()
-                    + " is not set; set it to the stack's MaxBucketSpan (30 unless it was changed), as the functions have it.");
+            throw new ConfigurationException(EnvironmentVariable.MAX_BUCKET_SPAN.key() + " is not set; set it to the"
+                    + " stack's MaxBucketSpan (30 unless it was changed), as the functions have it.");
         }
         if (env.get(EnvironmentVariable.RETENTION_DAYS) == null) {
             throw new ConfigurationException(EnvironmentVariable.RETENTION_DAYS.key()

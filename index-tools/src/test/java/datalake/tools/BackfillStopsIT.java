@@ -69,8 +69,8 @@ class BackfillStopsIT {
             Backfill.Options options = new Backfill.Options(Target.parse("s3://" + h.bucket + "/data/"), null, 10, 2, 5);
 
             // when the fourth listing is refused (credentials that expired during a long run)
-            Backfill.Failed failed = assertThrows(Backfill.Failed.class, () ->
-                    new Backfill(refusingListing(h.operator.s3(), 4), h.ingester, Clock.systemUTC()).run(options, () -> false));
+            Backfill refused = new Backfill(refusingListing(h.operator.s3(), 4), h.ingester, Clock.systemUTC());
+            Backfill.Failed failed = assertThrows(Backfill.Failed.class, () -> refused.run(options, () -> false));
 
             // then what it did is kept, with the last finished page's last key to resume after
             Backfill.Result partial = failed.partial();
@@ -79,8 +79,9 @@ class BackfillStopsIT {
             assertEquals("data/000029.log", partial.resumeAfter());
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             BackfillCommand.print(partial, options, new PrintStream(bytes, true, StandardCharsets.UTF_8));
-            assertTrue(bytes.toString(StandardCharsets.UTF_8).contains(
-                    ": resume with scripts/backfill.sh s3://" + h.bucket + "/data/ --start-after 'data/000029.log'"), bytes.toString(StandardCharsets.UTF_8));
+            String printed = bytes.toString(StandardCharsets.UTF_8);
+            assertTrue(printed.contains(": resume with scripts/backfill.sh s3://" + h.bucket
+                    + "/data/ --start-after 'data/000029.log'"), printed);
             // and resuming there indexes the rest
             Backfill.Result rest = new Backfill(h.operator.s3(), h.ingester, Clock.systemUTC()).run(new Backfill.Options(
                     options.target(), partial.resumeAfter(), 10, 2, 5), () -> false);

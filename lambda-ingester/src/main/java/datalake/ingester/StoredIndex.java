@@ -12,9 +12,10 @@ import java.util.Optional;
 
 /**
  * The index as the ingester keeps it, for the tools that check and repair it ({@code scripts/reconcile.sh}):
- * an object's HEAD as the ingester reads it, its per-object item, the records a repair removes or writes back, the newest
- * file of some day buckets and the latest table. It makes the few calls a repair needs through the
- * ingester's own tables, which stay package-private: what the ingester writes goes through {@link Ingester#follow}.
+ * an object's HEAD as the ingester reads it, its per-object item, the records a repair removes or writes
+ * back, the newest file of some day buckets and the latest table. It makes the few calls a repair needs
+ * through the ingester's own tables, which stay package-private: what the ingester writes goes through
+ * {@link Ingester#follow}, but for the records a repair writes back as an object's entry names them.
  */
 public final class StoredIndex {
     private final ObjectStore store;

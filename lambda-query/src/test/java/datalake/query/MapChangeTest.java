@@ -39,6 +39,12 @@ class MapChangeTest {
     private static final long D = TimeBuckets.bucketOf(T0) + 2;
     private static final ShardMap BEFORE = ShardMap.EMPTY;
     private static final ShardMap.Entry FOUR = new ShardMap.Entry(D, 4);
+    /** w in 2 shards from before D, then in 4 from D: shard s of 2 is the same key as shard s of 4. */
+    private static final ShardMap TWO = BEFORE.with("w", new ShardMap.Entry(D - 5, 2));
+    private static final ShardMap TWO_THEN_FOUR = TWO.with("w", FOUR);
+    /** A WHERE whose shard the change from 2 to 4 moves (its shard of 4 is 2 or 3). */
+    private static final String MOVED_WHERE = IntStream.range(0, 100).mapToObj(i -> "web-" + i)
+            .filter(w -> ShardMap.shardOf(w, 4) != ShardMap.shardOf(w, 2)).findFirst().orElseThrow();
     private final MovingClock clock = new MovingClock(NOW);
     /** The map item, as the functions read it. */
     private final AtomicReference<ShardMap> stored = new AtomicReference<>(BEFORE);
@@ -159,53 +165,47 @@ class MapChangeTest {
         assertEquals(2, covered(() -> after, D));
     }
 
-    /** A clock the test moves. */
     @Test
     void aWhereWhoseShardAChangeOfShardCountMovesIsFoundUnderBothWhilePagedInsideIt() {
         // given w in 2 shards, then in 4 from D on: shard s of 2 is shard s of 4 too (the same key), so a
         // WHERE whose shard the change moves has files of D under another key of the current layout
-        ShardMap two = ShardMap.EMPTY.with("w", new ShardMap.Entry(D - 5, 2));
-        ShardMap four = two.with("w", FOUR);
-        String moved = IntStream.range(0, 100).mapToObj(i -> "web-" + i)
-                .filter(w -> ShardMap.shardOf(w, 4) != ShardMap.shardOf(w, 2)).findFirst().orElseThrow();
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
             String id = String.format("f%02d", i);
-            ShardMap writer = i % 3 == 0 ? two : four; // dated ahead of the change, or written after it
-            write(() -> writer, id, moved, TimeBuckets.startOf(D) + i);
+            ShardMap writer = i % 3 == 0 ? TWO : TWO_THEN_FOUR; // dated ahead of the change, or written after it
+            write(() -> writer, id, MOVED_WHERE, TimeBuckets.startOf(D) + i);
             ids.add(id);
         }
-        write(() -> four, "other", "web-zz", TimeBuckets.startOf(D) + 50);
+        write(() -> TWO_THEN_FOUR, "other", "web-zz", TimeBuckets.startOf(D) + 50);
         ids.add("other");
-        assertEquals(List.of(1, 2), four.layouts("w", D).subList(1, 3), "the day is read under 4, 1 and 2 shards");
+        assertEquals(List.of(1, 2), TWO_THEN_FOUR.layouts("w", D).subList(1, 3),
+                "the day is read under 4, 1 and 2 shards");
 
         // when the day is paged two files at a time, the cursor inside that WHERE from the second page on
         // then every file comes, once and in order, as with the WHERE named
-        assertEquals(ids, found(() -> four, D, null));
-        assertEquals(ids.subList(0, 12), found(() -> four, D, moved));
-        assertEquals(13, covered(() -> four, D));
+        assertEquals(ids, found(() -> TWO_THEN_FOUR, D, null));
+        assertEquals(ids.subList(0, 12), found(() -> TWO_THEN_FOUR, D, MOVED_WHERE));
+        assertEquals(13, covered(() -> TWO_THEN_FOUR, D));
     }
 
     @Test
     void aFileMovedBetweenTwoShardCountsCountsOnceWhileItIsUnderBoth() {
         // given w in 2 shards, then in 4: a WHERE whose shard the change moves, with a file under the earlier
         // layout only (dated ahead of the change), one under both (a handler moving it) and one under the new
-        ShardMap two = ShardMap.EMPTY.with("w", new ShardMap.Entry(D - 5, 2));
-        ShardMap four = two.with("w", FOUR);
-        String moved = IntStream.range(0, 100).mapToObj(i -> "web-" + i)
-                .filter(w -> ShardMap.shardOf(w, 4) != ShardMap.shardOf(w, 2)).findFirst().orElseThrow();
-        write(() -> two, "ahead", moved, TimeBuckets.startOf(D) + 1);
-        write(() -> two, "moving", moved, TimeBuckets.startOf(D) + 2);
-        write(() -> four, "moving", moved, TimeBuckets.startOf(D) + 2);
-        write(() -> four, "after", moved, TimeBuckets.startOf(D) + 3);
-        write(() -> four, "other", "web-zz", TimeBuckets.startOf(D) + 4);
+        write(() -> TWO, "ahead", MOVED_WHERE, TimeBuckets.startOf(D) + 1);
+        write(() -> TWO, "moving", MOVED_WHERE, TimeBuckets.startOf(D) + 2);
+        write(() -> TWO_THEN_FOUR, "moving", MOVED_WHERE, TimeBuckets.startOf(D) + 2);
+        write(() -> TWO_THEN_FOUR, "after", MOVED_WHERE, TimeBuckets.startOf(D) + 3);
+        write(() -> TWO_THEN_FOUR, "other", "web-zz", TimeBuckets.startOf(D) + 4);
 
         // then coverage counts each file once, and a time query finds each once
-        assertEquals(4, covered(() -> four, D));
-        assertEquals(List.of("after", "ahead", "moving", "other"), found(() -> four, D, null).stream().sorted().toList());
-        assertEquals(Optional.of("after"), latest(() -> four, D, moved));
+        assertEquals(4, covered(() -> TWO_THEN_FOUR, D));
+        assertEquals(List.of("after", "ahead", "moving", "other"),
+                found(() -> TWO_THEN_FOUR, D, null).stream().sorted().toList());
+        assertEquals(Optional.of("after"), latest(() -> TWO_THEN_FOUR, D, MOVED_WHERE));
     }
 
+    /** A clock the test moves. */
     private static final class MovingClock extends Clock {
         private volatile long millis;
 

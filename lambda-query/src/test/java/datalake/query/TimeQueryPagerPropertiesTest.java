@@ -30,9 +30,9 @@ import net.jqwik.api.lifecycle.AfterContainer;
  * Every matching file exactly once, in the order of an unsharded table, across the pages of a time query,
  * whatever the files, the query window, the WHERE, the shard map (none, or sharded from a day the window
  * may cross, and changed again later; files written under the layout before the change, after it, or
- * both) and the pager's limits (page size, wave, budget, slice size, first
- * share): the two read rounds of a wave, the merge of a sharded day's shards and the cursors between pages
- * must never skip, repeat or reorder a file.
+ * both) and the pager's limits (page size, wave, budget, slice size, first share): the two read rounds of
+ * a wave, the merge of a sharded day's shards and the cursors between pages must never skip, repeat or
+ * reorder a file.
  */
 class TimeQueryPagerPropertiesTest {
     private static final ExecutorService EXECUTOR = Executors.newFixedThreadPool(8, runnable -> {
