@@ -49,14 +49,12 @@ record BucketReader(RecordsTable table, ShardMapSource shards, ExecutorService e
         int current = ShardMap.keys(bucket, what, where, shards).size();
         List<TimeIndexKey> keys = map.keys(bucket, what, where);
         DayReader.Advice advice = null;
-        int key = where == null && nextWhere != null && shards > 1
-                ? keys.indexOf(new TimeIndexKey(bucket, what, ShardMap.shardOf(nextWhere, shards))) : -1;
-        if (key >= 0) {
+        if (where == null && nextWhere != null && shards > 1) {
+            // the WHERE's key under each of the day's layouts, the current layout's first
+            List<TimeIndexKey> ofWhere = map.keys(bucket, what, nextWhere);
             Set<Integer> holders = new HashSet<>();
-            for (TimeIndexKey holder : map.keys(bucket, what, nextWhere)) {
-                holders.add(keys.indexOf(holder));
-            }
-            advice = new DayReader.Advice(nextWhere, key, holders,
+            ofWhere.forEach(holder -> holders.add(keys.indexOf(holder)));
+            advice = new DayReader.Advice(nextWhere, keys.indexOf(ofWhere.getFirst()), holders,
                     dense && after != null && after.startsWith(RangeKey.prefix(nextWhere)));
         }
         return new DayReader(table, executor, keys, current, advice, prefix(where), after, maxRead);

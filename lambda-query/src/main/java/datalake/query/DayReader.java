@@ -127,8 +127,8 @@ final class DayReader {
     }
 
     /**
-     * Whether the cursor's WHERE has run out, read while the current layout's other keys waited, and a
-     * key that was read already holds a later record of the day. The day then surely goes on, but which
+     * Whether the cursor's WHERE has run out, read while the keys that cannot hold it waited, and a key
+     * that was read already holds a later record of the day. The day then surely goes on, but which
      * record comes next only the waiting keys can tell, a Query each: a page that wants nothing more than
      * to know that a record follows its last one (that WHERE's last) ends without them, and the next page,
      * starting after that WHERE, reads every key anyway.

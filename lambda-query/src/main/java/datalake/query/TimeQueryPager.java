@@ -18,9 +18,9 @@ import java.util.concurrent.ExecutorService;
  * extra record, the next page's first, gives the cursor its WHERE, and its day when that is a later one.
  * A page that ends where its cursor's WHERE ends, that WHERE's key read alone, does without it when that
  * key holds a later record: the day surely goes on, and which record comes next would cost a Query of
- * every other key, which the next page, starting a WHERE, reads anyway.
- * The first wave is the first bucket alone: a busy day fills the page, and the days after it would cost a Query each,
- * a sharded day's S + 1. A wave that leaves the page short was read to its end, so the next one is sized
+ * every other key, which the next page, starting a WHERE, reads anyway. The first wave is the first
+ * bucket alone: a busy day fills the page, and the days after it would cost a Query each, a sharded day's
+ * S + 1. A wave that leaves the page short was read to its end, so the next one is sized
  * by what the whole days read gave: as many days again as the records still wanted take at that density,
  * half as many more; after days that gave nothing, as many days as a wave's worth of Queries reads
  * ({@code waveSize} keys, or four times the last wave's). A sparse range (a few files a day) thus takes two

@@ -190,6 +190,13 @@ class PageCostTest {
         assertTrue(cost.queries().stream().skip(1).allMatch(q -> q == keys), "Queries per page " + cost.queries());
     }
 
+    /** Every page at most S + 2 Queries, and all of them a fifth more items than the unsharded pages at most. */
+    private static void assertAtMostSPlus2QueriesAndAFifthMoreItems(Cost cost, Cost unsharded, int shards) {
+        assertTrue(cost.maxQueries() <= shards + 2, "Queries per page " + cost.queries());
+        assertTrue(cost.totalItems() <= 1.25 * unsharded.totalItems(),
+                "items read " + cost.totalItems() + " against " + unsharded.totalItems() + " unsharded");
+    }
+
     /** The page read one WHERE's key and the plain key, in one round: 2 Queries (every key: S + 1). */
     private static void assertTwoKeysInOneRound(Cost cost, int page) {
         assertEquals(2, cost.queries().get(page), "page " + page + ", Queries per page " + cost.queries());
@@ -222,9 +229,7 @@ class PageCostTest {
             }
         }
         assertEquals(40, inside, "pages inside one WHERE");
-        assertTrue(cost.maxQueries() <= shards + 2, "Queries per page " + cost.queries());
-        assertTrue(cost.totalItems() <= 1.25 * unsharded.totalItems(),
-                "items read " + cost.totalItems() + " against " + unsharded.totalItems() + " unsharded");
+        assertAtMostSPlus2QueriesAndAFifthMoreItems(cost, unsharded, shards);
     }
 
     @ParameterizedTest
@@ -256,9 +261,7 @@ class PageCostTest {
             }
         }
         assertTrue(ending >= 20, ending + " pages end where a WHERE ends, before a later WHERE of its key");
-        assertTrue(cost.maxQueries() <= shards + 2, "Queries per page " + cost.queries());
-        assertTrue(cost.totalItems() <= 1.25 * unsharded.totalItems(),
-                "items read " + cost.totalItems() + " against " + unsharded.totalItems() + " unsharded");
+        assertAtMostSPlus2QueriesAndAFifthMoreItems(cost, unsharded, shards);
     }
 
     @ParameterizedTest
