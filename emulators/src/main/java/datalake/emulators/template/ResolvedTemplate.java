@@ -8,12 +8,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,6 +23,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import java.util.stream.Stream;
 
 /**
  * The values of a stack built from a {@link Template}, as CloudFormation computes them: parameters (the
@@ -45,6 +48,8 @@ public final class ResolvedTemplate {
     private final Map<String, JsonNode> known;
     private final Map<String, Boolean> conditions = new HashMap<>();
     private final Set<String> evaluating = new HashSet<>();
+    /** Set only while build() checks the rules, before the stack is shared: Fn::Contains is refused elsewhere. */
+    private boolean inRule;
 
     private ResolvedTemplate(Template template, Map<String, JsonNode> parameters, Map<String, JsonNode> pseudo,
             Map<String, JsonNode> known) {
@@ -167,6 +172,16 @@ public final class ResolvedTemplate {
         return resolve(node, false);
     }
 
+    /** A rule's condition or assertion: the one place CloudFormation runs its rule functions (Fn::Contains). */
+    private JsonNode resolveRule(JsonNode node) {
+        inRule = true;
+        try {
+            return resolve(node, false);
+        } finally {
+            inRule = false;
+        }
+    }
+
     /**
      * {@code inCondition}: inside a condition's definition (and the operands of its Fn::And, Fn::Or,
      * Fn::Not), the only place CloudFormation reads {@code {"Condition": name}} as a reference to another
@@ -259,6 +274,10 @@ public final class ResolvedTemplate {
                 yield BooleanNode.valueOf(any);
             }
             case "Fn::Contains" -> {
+                if (!inRule) {
+                    throw new TemplateException("Fn::Contains is a rule function, which CloudFormation runs only in the"
+                            + " template's Rules (used in " + argument + ").");
+                }
                 String wanted = text(resolve(argument.get(1)));
                 for (JsonNode element : resolve(argument.get(0))) {
                     if (text(element).equals(wanted)) {
@@ -350,6 +369,87 @@ public final class ResolvedTemplate {
         }
         matcher.appendTail(out);
         return new TextNode(out.toString());
+    }
+
+    /**
+     * CloudFormation refuses a stack whose resources depend on each other in a circle (through Ref,
+     * Fn::GetAtt, Fn::Sub or DependsOn) before it creates anything; resolving one would never end.
+     */
+    private void checkNoCircularDependency() {
+        Map<String, Set<String>> needs = new LinkedHashMap<>();
+        template.resources().forEach((id, resource) -> {
+            if (exists(id)) {
+                Set<String> named = new LinkedHashSet<>();
+                JsonNode dependsOn = resource.json().path("DependsOn");
+                (dependsOn.isArray() ? dependsOn.valueStream() : Stream.of(dependsOn))
+                        .filter(JsonNode::isTextual).forEach(d -> named.add(d.asText()));
+                resourcesNamed(resource.properties(), named);
+                resourcesNamed(resource.json().path("Metadata"), named);
+                named.retainAll(template.resources().keySet());
+                needs.put(id, named);
+            }
+        });
+        Set<String> done = new HashSet<>();
+        for (String id : needs.keySet()) {
+            List<String> circle = circleFrom(id, needs, new ArrayList<>(), done);
+            if (circle != null) {
+                throw new TemplateException("the resources " + String.join(" -> ", circle)
+                        + " depend on each other in a circle, which CloudFormation refuses.");
+            }
+        }
+    }
+
+    /** A circle of dependencies reachable from {@code id}, as the path that closes it; null if there is none. */
+    private static List<String> circleFrom(String id, Map<String, Set<String>> needs, List<String> path, Set<String> done) {
+        int seen = path.indexOf(id);
+        if (seen >= 0) {
+            List<String> circle = new ArrayList<>(path.subList(seen, path.size()));
+            circle.add(id);
+            return circle;
+        }
+        if (!done.add(id)) {
+            return null;
+        }
+        path.add(id);
+        for (String needed : needs.getOrDefault(id, Set.of())) {
+            List<String> circle = circleFrom(needed, needs, path, done);
+            if (circle != null) {
+                return circle;
+            }
+        }
+        path.remove(path.size() - 1);
+        return null;
+    }
+
+    /** The names a value refers to (Ref, Fn::GetAtt, Fn::Sub's variables), in the branches of Fn::If taken. */
+    private void resourcesNamed(JsonNode node, Set<String> into) {
+        if (node.isArray()) {
+            node.forEach(element -> resourcesNamed(element, into));
+            return;
+        }
+        if (!node.isObject()) {
+            return;
+        }
+        JsonNode argument = node.size() == 1 ? node.elements().next() : null;
+        String function = argument == null ? "" : node.fieldNames().next();
+        switch (function) {
+            case "Ref" -> into.add(argument.asText());
+            case "Fn::GetAtt" -> into.add(argument.isArray() ? argument.path(0).asText()
+                    : argument.asText().substring(0, Math.max(0, argument.asText().indexOf('.'))));
+            case "Fn::If" -> resourcesNamed(argument.path(condition(argument.path(0).asText()) ? 1 : 2), into);
+            case "Fn::Sub" -> {
+                JsonNode variables = argument.path(1);
+                Matcher matcher = SUB_VARIABLE.matcher(argument.isArray() ? argument.path(0).asText() : argument.asText());
+                while (matcher.find()) {
+                    String name = matcher.group(1).split("\\.", 2)[0];
+                    if (!name.startsWith("!") && !variables.has(name)) {
+                        into.add(name);
+                    }
+                }
+                resourcesNamed(variables, into);
+            }
+            default -> node.forEach(value -> resourcesNamed(value, into));
+        }
     }
 
     /** The resource, which must exist: a Ref to a resource whose condition is false fails as in CloudFormation. */
@@ -461,6 +561,7 @@ public final class ResolvedTemplate {
             ResolvedTemplate resolved = new ResolvedTemplate(template, Collections.unmodifiableMap(values),
                     Collections.unmodifiableMap(pseudo), Map.of());
             checkRules(resolved);
+            resolved.checkNoCircularDependency();
             return resolved;
         }
 
@@ -553,11 +654,11 @@ public final class ResolvedTemplate {
         private static void checkRules(ResolvedTemplate resolved) {
             resolved.template.rules().properties().forEach(rule -> {
                 JsonNode when = rule.getValue().get("RuleCondition");
-                if (when != null && !bool(resolved.resolve(when), "RuleCondition of " + rule.getKey())) {
+                if (when != null && !bool(resolved.resolveRule(when), "RuleCondition of " + rule.getKey())) {
                     return;
                 }
                 for (JsonNode assertion : rule.getValue().path("Assertions")) {
-                    if (!bool(resolved.resolve(assertion.get("Assert")), "Assert of " + rule.getKey())) {
+                    if (!bool(resolved.resolveRule(assertion.get("Assert")), "Assert of " + rule.getKey())) {
                         throw new TemplateException("the rule " + rule.getKey() + " refuses these parameters: "
                                 + assertion.path("AssertDescription").asText("an assertion is false") + ".");
                     }

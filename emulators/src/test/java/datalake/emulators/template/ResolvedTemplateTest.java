@@ -91,6 +91,55 @@ class ResolvedTemplateTest {
     }
 
     @Test
+    void fnContainsIsARuleFunctionRefusedOutsideTheRules() throws IOException {
+        // Given the same Fn::Contains in a rule's assertion, and in a condition
+        String contains = "{'Fn::Contains': [['1', '2'], {'Ref': 'Size'}]}";
+        Template inRule = template("""
+                {'Parameters': {'Size': {'Type': 'String', 'Default': '1'}},
+                 'Rules': {'Small': {'Assertions': [{'Assert': %s, 'AssertDescription': 'one or two'}]}},
+                 'Resources': {}}
+                """.formatted(contains));
+        Template inCondition = template("""
+                {'Parameters': {'Size': {'Type': 'String', 'Default': '1'}},
+                 'Conditions': {'Small': %s},
+                 'Resources': {'Topic': {'Type': 'AWS::SNS::Topic', 'Condition': 'Small', 'Properties': {'TopicName': 't'}}}}
+                """.formatted(contains));
+        // When each is resolved
+        // Then the rule runs it (and refuses a 3), and the condition is refused as CloudFormation refuses it
+        inRule.resolve().build();
+        TemplateException refused = assertThrows(TemplateException.class, () -> inRule.resolve().parameter("Size", "3").build());
+        assertTrue(refused.getMessage().contains("one or two"), refused.getMessage());
+        TemplateException misplaced = assertThrows(TemplateException.class, () -> inCondition.resolve().build().exists("Topic"));
+        assertTrue(misplaced.getMessage().startsWith("Fn::Contains is a rule function"), misplaced.getMessage());
+    }
+
+    @Test
+    void resourcesThatDependOnEachOtherInACircleAreRefusedBeforeAnythingIsResolved() throws IOException {
+        // Given two queues naming each other (Fn::Sub, Fn::GetAtt), a topic and a queue tied by DependsOn and a Ref,
+        // and two queues that would name each other only through a branch of Fn::If that is not taken
+        Template named = template("""
+                {'Resources': {'A': {'Type': 'AWS::SQS::Queue', 'Properties': {'QueueName': {'Fn::Sub': '${B.QueueName}-a'}}},
+                   'B': {'Type': 'AWS::SQS::Queue', 'Properties': {'QueueName': {'Fn::GetAtt': ['A', 'QueueName']}}}}}
+                """);
+        Template dependsOn = template("""
+                {'Resources': {'T': {'Type': 'AWS::SNS::Topic', 'DependsOn': ['Q'], 'Properties': {'TopicName': 't'}},
+                   'Q': {'Type': 'AWS::SQS::Queue', 'Properties': {'QueueName': 'q', 'Tags': [{'Key': 'k', 'Value': {'Ref': 'T'}}]}}}}
+                """);
+        Template untaken = template("""
+                {'Conditions': {'Never': {'Fn::Equals': ['a', 'b']}},
+                 'Resources': {'X': {'Type': 'AWS::SQS::Queue', 'Properties': {'QueueName': {'Fn::If': ['Never', {'Ref': 'Y'}, 'x']}}},
+                   'Y': {'Type': 'AWS::SQS::Queue', 'Properties': {'QueueName': {'Fn::Sub': ['${N}-y', {'N': {'Fn::GetAtt': 'X.QueueName'}}]}}}}}
+                """);
+        // When each is built
+        TemplateException byName = assertThrows(TemplateException.class, () -> named.resolve().build());
+        TemplateException byDependsOn = assertThrows(TemplateException.class, () -> dependsOn.resolve().build());
+        // Then the circles are named, before a Ref could recurse without end, and the template without one resolves
+        assertTrue(byName.getMessage().contains("A -> B -> A"), byName.getMessage());
+        assertTrue(byDependsOn.getMessage().contains("T -> Q -> T"), byDependsOn.getMessage());
+        assertEquals("https://sqs.us-east-1.amazonaws.com/123456789012/x-y", untaken.resolve().build().ref("Y"));
+    }
+
+    @Test
     void aResourceWhoseConditionIsFalseDoesNotExistAndCannotBeReferenced() throws IOException {
         Template template = template("""
                 {'Parameters': {'Email': {'Type': 'String', 'Default': ''}},
@@ -111,14 +160,14 @@ class ResolvedTemplateTest {
 
     @Test
     void findInMapBase64AndTheConditionFunctionsResolveAsCloudFormationDoes() throws IOException {
-        // Given a template with a mapping, Fn::Base64 and conditions built from And, Or, Not, Contains and Condition
+        // Given a template with a mapping, Fn::Base64 and conditions built from And, Or, Not, Equals and Condition
         Template template = template("""
                 {'Parameters': {'Env': {'Type': 'String', 'Default': 'dev'},
                                 'Zones': {'Type': 'CommaDelimitedList', 'Default': 'a,b'}},
                  'Mappings': {'Sizes': {'dev': {'Memory': 512}, 'prod': {'Memory': 2048}}},
                  'Conditions': {'IsDev': {'Fn::Equals': [{'Ref': 'Env'}, 'dev']},
-                   'HasB': {'Fn::Contains': [{'Ref': 'Zones'}, 'b']},
-                   'HasC': {'Fn::Contains': [{'Ref': 'Zones'}, 'c']},
+                   'HasB': {'Fn::Equals': [{'Fn::Select': [1, {'Ref': 'Zones'}]}, 'b']},
+                   'HasC': {'Fn::Equals': [{'Fn::Select': [1, {'Ref': 'Zones'}]}, 'c']},
                    'DevWithB': {'Fn::And': [{'Condition': 'IsDev'}, {'Condition': 'HasB'}]},
                    'DevWithC': {'Fn::And': [{'Condition': 'IsDev'}, {'Condition': 'HasC'}]},
                    'BOrC': {'Fn::Or': [{'Condition': 'HasC'}, {'Condition': 'HasB'}]},
