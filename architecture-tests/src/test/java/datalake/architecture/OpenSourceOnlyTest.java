@@ -26,6 +26,9 @@ class OpenSourceOnlyTest {
     private static final Pattern NAMES = Pattern.compile(
             "DynamoDBLocal|DynamoDbLocal|sqlite4java|dynamodbv2[./]local|dynamodb[./]services[./]local",
             Pattern.CASE_INSENSITIVE);
+    /** LocalStack's DynamoDB service, as Testcontainers names it or as its SERVICES setting lists it. */
+    private static final Pattern LOCALSTACK_DYNAMODB = Pattern.compile(
+            "Service\\.DYNAMODB\\b|SERVICES\\s*[=:].*dynamodb", Pattern.CASE_INSENSITIVE);
     /** Where a name may stand: the rules that forbid it. */
     private static final Set<String> ALLOWED = Set.of(
             "architecture-tests/src/test/java/datalake/architecture/OpenSourceOnlyTest.java",
@@ -37,24 +40,38 @@ class OpenSourceOnlyTest {
 
     @Test
     void noFileNamesDynamoDbLocalOrSqlite4java() throws IOException {
+        assertEquals(List.of(), linesMatching(NAMES, ALLOWED),
+                "DynamoDB Local or sqlite4java named outside the rules that forbid them");
+    }
+
+    @Test
+    void noTestAsksLocalStackForDynamoDb() throws IOException {
+        // LocalStack's DynamoDB is DynamoDB Local, fetched and run inside its container: the LocalStack
+        // tests take S3, SQS and SNS from it and DynamoDB from dynalite.
+        assertEquals(List.of(), linesMatching(LOCALSTACK_DYNAMODB, ALLOWED),
+                "LocalStack asked for DynamoDB, which it serves with DynamoDB Local");
+    }
+
+    /** Every line of the repository's text files that the pattern finds, as {@code path:line: text}. */
+    private static List<String> linesMatching(Pattern pattern, Set<String> allowed) throws IOException {
         Path root = repositoryRoot();
         List<String> found = new ArrayList<>();
         try (Stream<Path> files = Files.walk(root)) {
             for (Path file : (Iterable<Path>) files.filter(f -> Files.isRegularFile(f) && isText(f)
                     && !skipped(root.relativize(f)))::iterator) {
                 String relative = root.relativize(file).toString().replace('\\', '/');
-                if (ALLOWED.contains(relative)) {
+                if (allowed.contains(relative)) {
                     continue;
                 }
                 List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
                 for (int i = 0; i < lines.size(); i++) {
-                    if (NAMES.matcher(lines.get(i)).find()) {
+                    if (pattern.matcher(lines.get(i)).find()) {
                         found.add(relative + ":" + (i + 1) + ": " + lines.get(i).strip());
                     }
                 }
             }
         }
-        assertEquals(List.of(), found, "DynamoDB Local or sqlite4java named outside the rules that forbid them");
+        return found;
     }
 
     @Test

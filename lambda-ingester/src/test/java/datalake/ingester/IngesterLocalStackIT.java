@@ -20,15 +20,17 @@ import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * The same scenarios against LocalStack in Docker (Testcontainers): where Docker exists (CI on
- * GitHub) they run; elsewhere the class is skipped with the reason.
+ * The same scenarios against LocalStack in Docker (Testcontainers) for S3, SQS and SNS: where Docker
+ * exists (CI on GitHub) they run; elsewhere the class is skipped with the reason. DynamoDB stays on
+ * dynalite: LocalStack's DynamoDB runs AWS's DynamoDB Local inside the container, whose licence is not
+ * open source.
  *
  * <p>The image is pinned to the last LocalStack release that starts without an auth token
- * ({@code -Ddatalake.emulators.image} picks another; {@code LOCALSTACK_AUTH_TOKEN}, when set, is
+ * ({@code -Ddatalake.localstack.image} picks another; {@code LOCALSTACK_AUTH_TOKEN}, when set, is
  * passed on for the newer images that need one).
  */
 class IngesterLocalStackIT extends IngesterScenarios {
-    static final String IMAGE = System.getProperty("datalake.emulators.image", "localstack/localstack:4.12.0");
+    static final String IMAGE = System.getProperty("datalake.localstack.image", "localstack/localstack:4.12.0");
 
     private static LocalStackContainer localStack;
     private static AwsEndpoints backend;
@@ -39,13 +41,13 @@ class IngesterLocalStackIT extends IngesterScenarios {
                 + " integration suite is skipped (the moto + dynalite variant, IngesterIT, covers the same"
                 + " scenarios); it runs where Docker exists, e.g. CI on GitHub.");
         localStack = new LocalStackContainer(DockerImageName.parse(IMAGE).asCompatibleSubstituteFor("localstack/localstack"))
-                .withServices(Service.S3, Service.SQS, Service.SNS, Service.DYNAMODB);
+                .withServices(Service.S3, Service.SQS, Service.SNS);
         String token = System.getenv("LOCALSTACK_AUTH_TOKEN");
         if (token != null && !token.isBlank()) {
             localStack.withEnv("LOCALSTACK_AUTH_TOKEN", token);
         }
         localStack.start();
-        backend = new LocalStackBackend(localStack.getEndpoint());
+        backend = new LocalStackBackend(localStack.getEndpoint(), Emulators.shared().dynamoDbEndpoint());
     }
 
     @AfterAll
@@ -71,20 +73,22 @@ class IngesterLocalStackIT extends IngesterScenarios {
         return backend;
     }
 
-    /** SDK clients on LocalStack's single endpoint (the same builders as for moto: path-style S3). */
+    /** SDK clients on LocalStack's endpoint (the same builders as for moto: path-style S3), DynamoDB's on dynalite. */
     private static final class LocalStackBackend implements AwsEndpoints, AutoCloseable {
         private final SdkClientFactory clients;
+        private final SdkClientFactory dynamoDbClients;
         private final S3Client s3;
         private final SqsClient sqs;
         private final SnsClient sns;
         private final DynamoDbClient dynamoDb;
 
-        LocalStackBackend(URI endpoint) {
+        LocalStackBackend(URI endpoint, URI dynamoDbEndpoint) {
             this.clients = Emulators.clientsFor(endpoint);
+            this.dynamoDbClients = Emulators.clientsFor(dynamoDbEndpoint);
             this.s3 = clients.build(S3Client.builder().forcePathStyle(true));
             this.sqs = clients.build(SqsClient.builder());
             this.sns = clients.build(SnsClient.builder());
-            this.dynamoDb = clients.build(DynamoDbClient.builder());
+            this.dynamoDb = dynamoDbClients.build(DynamoDbClient.builder());
         }
 
         @Override
@@ -114,7 +118,7 @@ class IngesterLocalStackIT extends IngesterScenarios {
 
         @Override
         public SdkClientFactory dynamoDbClients() {
-            return clients;
+            return dynamoDbClients;
         }
 
         /** LocalStack's default account: the ARNs it answers with. */
@@ -132,6 +136,7 @@ class IngesterLocalStackIT extends IngesterScenarios {
         public Map<String, String> endpointEnvironment() {
             Map<String, String> env = new LinkedHashMap<>();
             env.put("AWS_ENDPOINT_URL", clients.endpoint().orElseThrow().toString());
+            env.put("AWS_ENDPOINT_URL_DYNAMODB", dynamoDbClients.endpoint().orElseThrow().toString());
             env.put("AWS_REGION", Emulators.REGION.id());
             env.put("AWS_ACCESS_KEY_ID", "test");
             env.put("AWS_SECRET_ACCESS_KEY", "test");
