@@ -1,7 +1,9 @@
 package datalake.records;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import java.util.OptionalLong;
 
@@ -10,6 +12,10 @@ import java.util.OptionalLong;
  * rule of version 0. Unknown fields are ignored, as datalake-common ignores them.
  */
 public final class MetadataParser {
+    /** One JSON document and nothing after it, as Python's json.loads reads the header. */
+    private static final ObjectReader ONE_DOCUMENT = DatalakeJson.MAPPER.reader()
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
     private MetadataParser() {
     }
 
@@ -20,10 +26,11 @@ public final class MetadataParser {
         }
         JsonNode node;
         try {
-            node = DatalakeJson.MAPPER.readTree(json);
+            node = ONE_DOCUMENT.readTree(json);
         } catch (JsonProcessingException | NumberFormatException e) {
             // Jackson reads numbers as BigDecimal here and refuses some (e.g. 14E268000000000) with a
-            // NumberFormatException rather than a JsonProcessingException: both are bad input.
+            // NumberFormatException rather than a JsonProcessingException: both are bad input, as is
+            // anything after the document (two headers run together).
             throw new InvalidMetadataException("metadata", "the datalake metadata is not valid JSON.");
         }
         return fromJson(node);
@@ -46,11 +53,9 @@ public final class MetadataParser {
         if (node == null || !node.isObject()) {
             throw new InvalidMetadataException("metadata", "the datalake metadata must be a JSON object.");
         }
+        // datalake-common takes a missing version for 0 (and refuses a null one).
         JsonNode version = node.get("version");
-        if (version == null || version.isNull()) {
-            throw required("version");
-        }
-        if (!version.isNumber() || version.asDouble() != Metadata.VERSION) {
+        if (version != null && (!version.isNumber() || version.asDouble() != Metadata.VERSION)) {
             throw new InvalidMetadataException("version", "metadata field 'version' must be 0.");
         }
         JsonNode start = node.get("start");

@@ -31,7 +31,8 @@ public final class MetadataRules {
     public static final int MAX_SORT_KEY_BYTES = 1024;
 
     private static final Pattern SLUG = Pattern.compile("[a-z0-9_-]+");
-    private static final Pattern WINDOWS_ABSOLUTE = Pattern.compile("[A-Za-z]:\\\\.*");
+    /** A drive, a backslash and something on the line after it, as datalake-common's regex matches a path's start. */
+    private static final Pattern WINDOWS_ABSOLUTE = Pattern.compile("[A-Za-z]:\\\\.+");
 
     private MetadataRules() {
     }
@@ -56,7 +57,8 @@ public final class MetadataRules {
         }
         for (int i = 0; i < id.length(); i++) {
             char c = id.charAt(i);
-            if (c == ':' || Character.isWhitespace(c) || Character.isISOControl(c)) {
+            // isSpaceChar: the no-break spaces (U+00A0, U+2007, U+202F), which isWhitespace leaves out
+            if (c == ':' || Character.isWhitespace(c) || Character.isSpaceChar(c) || Character.isISOControl(c)) {
                 return false;
             }
         }
@@ -110,7 +112,7 @@ public final class MetadataRules {
     }
 
     static void checkPath(String path) {
-        if (!path.startsWith("/") && !WINDOWS_ABSOLUTE.matcher(path).matches()) {
+        if (!path.startsWith("/") && !WINDOWS_ABSOLUTE.matcher(path).lookingAt()) {
             throw new InvalidMetadataException("path",
                     "metadata field 'path' must be an absolute path (POSIX /... or Windows C:\\...).");
         }

@@ -274,7 +274,7 @@ class MetadataParserTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"start", "where", "what", "id", "hash", "path", "version"})
+    @ValueSource(strings = {"start", "where", "what", "id", "hash", "path"})
     void requiredFieldsMustBePresent(String field) {
         ObjectNode node = syslogNode();
         node.remove(field);
@@ -292,6 +292,25 @@ class MetadataParserTest {
         node.putNull(field);
 
         assertEquals(field, rejected(node).field());
+    }
+
+    @Test
+    void aMissingVersionIsVersionZeroAsDatalakeCommonReadsIt() {
+        ObjectNode node = syslogNode();
+        node.remove("version");
+
+        assertEquals(Fixtures.syslog(), parse(node));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {" trailing", "{\"version\":1}", ",", "]"})
+    void anythingAfterTheJsonDocumentIsInvalidJson(String after) {
+        String json = syslogNode().toString() + after;
+
+        InvalidMetadataException e = assertThrows(InvalidMetadataException.class, () -> MetadataParser.parse(json));
+
+        assertEquals("the datalake metadata is not valid JSON.", e.getMessage());
+        assertEquals(Fixtures.syslog(), MetadataParser.parse(syslogNode().toString() + " \n"));
     }
 
     @Test
@@ -334,7 +353,7 @@ class MetadataParserTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"var/log/syslog", "./syslog", "syslog", "", "C:relative", "\\\\server\\share"})
+    @ValueSource(strings = {"var/log/syslog", "./syslog", "syslog", "", "C:relative", "\\\\server\\share", "C:\\", "C:\\\nx"})
     void pathMustBeAbsolute(String path) {
         ObjectNode node = syslogNode();
         node.put("path", path);
@@ -343,7 +362,7 @@ class MetadataParserTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/", "/var/log/syslog.1", "C:\\logs\\app.log", "d:\\x"})
+    @ValueSource(strings = {"/", "/var/log/syslog.1", "C:\\logs\\app.log", "d:\\x", "C:\\x\ny"})
     void absolutePathsAreAccepted(String path) {
         ObjectNode node = syslogNode();
         node.put("path", path);
@@ -352,7 +371,7 @@ class MetadataParserTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "a:b", "a b", "a\tb", "a\nb"})
+    @ValueSource(strings = {"", "a:b", "a b", "a\tb", "a\nb", "a\u00a0b", "a\u2007b", "a\u202fb", "a\u3000b"})
     void idMustBeNonEmptyWithoutColonOrWhitespace(String id) {
         ObjectNode node = syslogNode();
         node.put("id", id);
