@@ -10,7 +10,10 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -75,15 +78,16 @@ public final class Times {
 
     /**
      * ISO-8601 text to milliseconds: a date-time with an offset or {@code Z}, a local date-time
-     * (taken as UTC), or a date (midnight UTC). A space may stand for the {@code T}.
+     * (taken as UTC), or a date (midnight UTC). The spellings dateutil (datalake-common's parser) also
+     * reads are taken: a space for the {@code T}, the basic format ({@code 20150320T000520Z}), a comma
+     * before the fraction, more than nine fraction digits (dropped), an offset without its colon or
+     * minutes ({@code +0100}, {@code -05}) or after a space, {@code UTC} or {@code GMT} for {@code Z},
+     * one-digit months and days, and any case.
      *
      * @throws DateTimeException when the text is none of these
      */
     public static long fromIso(String text) {
-        String t = text.strip();
-        if (t.length() > 10 && t.charAt(10) == ' ') {
-            t = t.substring(0, 10) + 'T' + t.substring(11);
-        }
+        String t = extended(text.strip().toUpperCase(Locale.ROOT));
         try {
             return OffsetDateTime.parse(t, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant().toEpochMilli();
         } catch (DateTimeParseException notOffset) {
@@ -95,6 +99,43 @@ public final class Times {
             }
         }
     }
+
+    /** The date, then the time, then the offset, each rewritten to the extended form java.time parses. */
+    private static String extended(String t) {
+        Matcher basic = BASIC.matcher(t);
+        if (basic.matches()) {
+            t = basic.group(1) + "-" + basic.group(2) + "-" + basic.group(3) + (basic.group(4) == null ? ""
+                    : "T" + basic.group(4) + ":" + basic.group(5) + (basic.group(6) == null ? "" : ":" + basic.group(6)))
+                    + Objects.toString(basic.group(7), "");
+        }
+        Matcher date = SHORT_DATE.matcher(t);
+        if (date.lookingAt()) {
+            t = date.group(1) + "-" + pad(date.group(2)) + "-" + pad(date.group(3)) + t.substring(date.end());
+        }
+        if (t.length() > 10 && t.charAt(10) == ' ') {
+            t = t.substring(0, 10) + 'T' + t.substring(11);
+        }
+        t = FRACTION.matcher(t).replaceFirst(m -> "." + m.group(1));
+        Matcher offset = OFFSET.matcher(t);
+        if (offset.find()) {
+            String zone = offset.group(2) != null ? "Z"
+                    : offset.group(3) + ":" + (offset.group(4) == null ? "00" : offset.group(4));
+            t = t.substring(0, offset.start()) + offset.group(1) + zone;
+        }
+        return t;
+    }
+
+    private static String pad(String digits) {
+        return digits.length() == 1 ? "0" + digits : digits;
+    }
+
+    private static final Pattern BASIC = Pattern.compile("(\\d{4})(\\d{2})(\\d{2})(?:T(\\d{2})(\\d{2})(\\d{2})?)?(\\D.*)?");
+    private static final Pattern SHORT_DATE = Pattern.compile("(\\d{4})-(\\d{1,2})-(\\d{1,2})(?!\\d)");
+    /** A fraction after a comma or a point, at most nine digits kept (java.time's nanoseconds). */
+    private static final Pattern FRACTION = Pattern.compile("(?<=:\\d{2})[.,](\\d{1,9})\\d*");
+    /** The time's end, then a zone: Z, UTC or GMT, or an offset of hours and maybe minutes, maybe after a space. */
+    private static final Pattern OFFSET = Pattern.compile(
+            "(T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?) ?(?:(Z|UTC|GMT)|([+-]\\d{2}):?(\\d{2})?)$");
 
     /** Milliseconds to ISO-8601 UTC text with milliseconds, e.g. {@code 2015-03-20T00:05:20.345Z}. */
     public static String toIso(long ms) {

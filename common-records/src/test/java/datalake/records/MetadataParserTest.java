@@ -122,6 +122,20 @@ class MetadataParserTest {
         "2015-03-20 00:05:20.345       | 1426809920345",  // a space for the T
         "2015-03-20                    | 1426809600000",  // a date: midnight UTC
         "1969-12-31T00:00:00Z          | -86400000",
+        // spellings dateutil reads too; the values are datalake-common 2.5.11's normalize_date of each
+        "2015-03-20T00:05:20+0100        | 1426806320000",
+        "2015-03-20T00:05:20.345+0530    | 1426790120345",
+        "2015-03-20T00:05:20-05          | 1426827920000",
+        "2015-03-20T00:05:20 +01:00      | 1426806320000",
+        "20150320T000520Z                | 1426809920000",
+        "20150320T0005Z                  | 1426809900000",
+        "2015-03-20T00:05:20,345Z        | 1426809920345",
+        "2015-03-20T00:05:20.1234567891Z | 1426809920123",
+        "2015-03-20T00:05:20UTC          | 1426809920000",
+        "2015-03-20T00:05:20 UTC         | 1426809920000",
+        "2015-03-20t00:05:20z            | 1426809920000",
+        "2015-03-20T00:05Z               | 1426809900000",
+        "2015-3-20                       | 1426809600000",
     })
     void isoTimesAreNormalisedToMilliseconds(String input, long expected) {
         ObjectNode node = syslogNode();
@@ -192,7 +206,9 @@ class MetadataParserTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"yesterday", "12abc", "0x10", "nan", "inf", "1e400", "1426809920345ms", "1,5", "   "})
+    @ValueSource(strings = {"yesterday", "12abc", "0x10", "nan", "inf", "1e400", "1426809920345ms", "1,5", "   ",
+        // datalake-common refuses these too
+        "2015-3-", "2015-03-20T00:05:20+", "2015-03-20TUTC", "2015-03-20T24:61Z", "2015-03-20T00:05:20+2400"})
     void garbageStringsAreRejectedInOneSentence(String text) {
         ObjectNode node = syslogNode();
         node.put("start", text);
