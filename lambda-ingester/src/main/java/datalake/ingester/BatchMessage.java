@@ -86,7 +86,7 @@ record BatchMessage(SQSMessage sqsMessage, int index, long started, List<ObjectO
         return Report.Action.REMOVE;
     }
 
-    /** Its status report: the files it ingested, or removed from the index, once each (on error: those that did get in). */
+    /** Its status report: the files it ingested, or removed from the index, once each (on error: those that did get in or out). */
     Report report() {
         double duration = (finished() - started) / 1000.0;
         List<StatusReport.FileRecord> files = new ArrayList<>(objects.size());

@@ -128,12 +128,15 @@ record ObjectOutcome(BatchObject object, Observation observation, ObjectIndex.Co
         return previous != null && previous.indexed() ? previous.metadata() : null;
     }
 
-    /** The file as its report lists it: the one found, or the one this observation removed from the index; or null. */
+    /**
+     * The file as its report lists it: the one found, or the one this observation removed from the index
+     * (an object overwritten without datalake metadata removes its file and fails for good); or null.
+     */
     StatusReport.FileRecord reportedFile() {
         if (found()) {
             return StatusReport.FileRecord.of(observation.file());
         }
-        return failure == null ? removedFile() : null;
+        return failure == null || failure.permanent() ? removedFile() : null;
     }
 
     /** The records of the file found, or 0. */

@@ -190,6 +190,31 @@ class IndexFollowsBucketIT {
     }
 
     @Test
+    void anOverwriteWithoutMetadataTakesTheFileOutAndItsErrorReportNamesIt() {
+        // given an indexed file
+        IngesterHarness s = stack();
+        s.put("plain.log", metadata("indexed", START, null));
+        ingest(s, 1);
+        s.reports(1);
+
+        // when the key is overwritten with an object that has no datalake metadata (aws s3 cp, say)
+        s.put("plain.log", null);
+        Set<String> returned = s.handle(s.receive(1));
+
+        // then the file leaves the index, the message is settled (dead-lettered), and the error report
+        // lists the file that left, as every report lists each file indexed or removed
+        assertEquals(Set.of(), returned);
+        assertEquals(List.of(), s.recordsOf("plain.log"));
+        assertNull(s.latest("syslog", "webserver02"));
+        ReceivedReport report = s.reports(1).get(0);
+        assertEquals(StatusReport.Status.ERROR, report.report().status());
+        assertEquals("index", report.action());
+        assertEquals(List.of(s.url("plain.log")), report.report().records().stream().map(StatusReport.FileRecord::url).toList());
+        assertEquals("indexed", report.report().records().get(0).metadata().id());
+        assertTrue(report.report().message().contains("no datalake metadata"), report.report().message());
+    }
+
+    @Test
     void anOverwriteWithAnEarlierStartReplacesItsOwnLatestEntry() {
         IngesterHarness s = stack();
         s.put("other.log", metadata("other", START - DAY, null));
