@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.HttpURLConnection;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,7 @@ import java.util.function.IntFunction;
 
 /**
  * An emulator run as a child process serving HTTP on 127.0.0.1 (moto, dynalite): started on a chosen or
- * a free port and waited for until it answers, its last lines of output kept for the error that names
+ * a free port (refused when another process holds it) and waited for until it answers, its last lines of output kept for the error that names
  * it, and ended with its descendants by {@link #stop()}, or by a JVM shutdown hook if nobody called it.
  * {@link #stop()} then {@link #start()} brings it back, empty, on the same port.
  */
@@ -92,6 +93,12 @@ final class EmulatorProcess {
     }
 
     private void launch(int candidate) {
+        // Another program answering on the port would pass the readiness check below in its place.
+        if (!free(candidate)) {
+            throw new EmulatorStartException("port " + candidate + " on 127.0.0.1 is already in use by another process, so "
+                    + name + " cannot serve there" + (requestedPort == 0 ? "." : "; stop that process, or give " + name
+                    + " another port."));
+        }
         ProcessBuilder builder = new ProcessBuilder(command.apply(candidate)).redirectErrorStream(true);
         builder.environment().putAll(environment);
         synchronized (output) {
@@ -191,6 +198,17 @@ final class EmulatorProcess {
             return file;
         } catch (IOException e) {
             throw new EmulatorStartException("could not write " + resource + " to a temporary file: " + e, e);
+        }
+    }
+
+    /** Whether the port can be bound on 127.0.0.1, as the emulators bind it (address reuse on). */
+    private static boolean free(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,6 +83,28 @@ class DynaliteIT {
             assertEquals(port, own.port());
             assertThrows(ResourceNotFoundException.class, () -> client.describeTable(r -> r.tableName("latest")));
             client.close();
+        }
+    }
+
+    @Test
+    void aPortAnotherProgramAnswersOnIsRefusedInsteadOfTakenForDynalite() throws Exception {
+        // given another program answering HTTP on a port (python3 -m http.server on 8000, say)
+        HttpServer other = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        other.createContext("/", exchange -> {
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        other.start();
+        try (Dynalite taken = new Dynalite(other.getAddress().getPort())) {
+            // when dynalite is started on that port
+            EmulatorStartException e = assertThrows(EmulatorStartException.class, taken::start);
+
+            // then it says so, rather than starting "ready" with the other program as its endpoint
+            assertEquals("port " + other.getAddress().getPort() + " on 127.0.0.1 is already in use by another process,"
+                    + " so dynalite cannot serve there; stop that process, or give dynalite another port.", e.getMessage());
+            assertFalse(taken.isRunning());
+        } finally {
+            other.stop(0);
         }
     }
 
