@@ -1,12 +1,13 @@
 # Creates or updates a git-ignored virtualenv at the repo root. Run it or source it.
 #   scripts/lib/venv.sh        the test virtualenv .venv (moto server, aws-sam-translator, the Python datalake client,
-#                              pytest, cfn-lint) from scripts/requirements-dev.txt, and this repository's
+#                              pytest, cfn-lint) from scripts/requirements-dev.txt (constrained by
+#                              scripts/constraints-dev.txt: every package's version, dependencies included), and this repository's
 #                              clients/python (datalake-aws: signed sessions, datalake-explore); exports
 #                              DATALAKE_VENV (which also overrides its location)
 #   scripts/lib/venv.sh tools  the template tools .venv-tools (aws-sam-cli, checkov) from
-#                              scripts/requirements-tools.txt; exports DATALAKE_TOOLS_VENV. A separate
+#                              scripts/requirements-tools.txt (constraints-tools.txt); exports DATALAKE_TOOLS_VENV. A separate
 #                              virtualenv because the datalake client pins a boto3 that sam rejects.
-# Fast when nothing changed: a stamp file in the venv holds the hash of the requirements, of the
+# Fast when nothing changed: a stamp file in the venv holds the hash of the requirements and constraints, of the
 # python3 version (and of clients/python's sources), and pip runs only when that hash differs.
 # Prints one line of progress.
 
@@ -20,15 +21,17 @@ datalake_venv_hash() {
 }
 
 datalake_venv() {
-  local root requirements venv python version stamp wanted log variable package
+  local root requirements constraints venv python version stamp wanted log variable package
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)" || return 1
   if [ "${1:-}" = tools ]; then
     requirements="$root/scripts/requirements-tools.txt"
+    constraints="$root/scripts/constraints-tools.txt"
     venv="${DATALAKE_TOOLS_VENV:-$root/.venv-tools}"
     variable=DATALAKE_TOOLS_VENV
     package=
   else
     requirements="$root/scripts/requirements-dev.txt"
+    constraints="$root/scripts/constraints-dev.txt"
     venv="${DATALAKE_VENV:-$root/.venv}"
     variable=DATALAKE_VENV
     package="$root/clients/python"
@@ -40,7 +43,7 @@ datalake_venv() {
     return 1
   fi
   version="$("$python" --version 2>&1)"
-  wanted="$( { cat "$requirements"; echo "$version"
+  wanted="$( { cat "$requirements" "$constraints"; echo "$version"
               if [ -n "$package" ]; then
                 find "$package" -type f \( -name '*.py' -o -name pyproject.toml \) -not -path '*/build/*' \
                   -not -path '*/tests/*' | LC_ALL=C sort | xargs cat
@@ -60,8 +63,8 @@ datalake_venv() {
     rm -rf "$venv"
   fi
   if ! { [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"; } >"$log" 2>&1 ||
-     ! "$venv/bin/python" -m pip install --disable-pip-version-check -q -r "$requirements" >>"$log" 2>&1 ||
-     { [ -n "$package" ] && ! "$venv/bin/python" -m pip install --disable-pip-version-check -q "$package" >>"$log" 2>&1; }; then
+     ! "$venv/bin/python" -m pip install --disable-pip-version-check -q -r "$requirements" -c "$constraints" >>"$log" 2>&1 ||
+     { [ -n "$package" ] && ! "$venv/bin/python" -m pip install --disable-pip-version-check -q -c "$constraints" "$package" >>"$log" 2>&1; }; then
     tail -n 30 "$log" >&2
     echo "error: could not install ${requirements#"$root"/} into $venv (full log: $log); python3 -m venv needs the python3-venv package on Debian/Ubuntu." >&2
     return 1
