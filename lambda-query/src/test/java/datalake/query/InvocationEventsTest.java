@@ -8,10 +8,12 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import datalake.records.DatalakeJson;
 import datalake.records.Metadata;
+import datalake.records.Record;
 import datalake.records.RecordFactory;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -38,14 +40,16 @@ class InvocationEventsTest {
         "environment.json, 200, \"version\"",
         "bad-time.json, 400, \"code\":\"InvalidTime\"",
         "no-such-file.json, 404, \"code\":\"NoSuchFile\"",
+        "feeds.json, 200, \"feeds\":[{\"what\":\"readings\",\"where\":\"sensor-1\"",
+        "coverage.json, 200, \"files\":1",
     })
     void eachSampleGetsTheAnswerOfItsRoute(String sample, int status, String inBody) {
-        InMemoryRecordsTable table = new InMemoryRecordsTable()
-                .put(new RecordFactory().records(FILE, "s3://datalake-example/" + FILE.id() + "/data", START + 5, 42));
+        List<Record> records = new RecordFactory().records(FILE, "s3://datalake-example/" + FILE.id() + "/data", START + 5, 42);
+        InMemoryRecordsTable table = new InMemoryRecordsTable().put(records);
         FakeObjectStore files = new FakeObjectStore().put("datalake-example", FILE.id() + "/data",
                 Map.of("datalake", DatalakeJson.toJson(FILE)));
         QueryApi api = QueryApi.builder().config(QueryConfig.of("datalake-records", "datalake-example")).records(table)
-                .files(files).clock(Clock.fixed(Instant.ofEpochMilli(START + 3_600_000), ZoneOffset.UTC)).build();
+                .latest(new InMemoryLatestTable().put(records.get(0))).files(files).clock(Clock.fixed(Instant.ofEpochMilli(START + 3_600_000), ZoneOffset.UTC)).build();
         APIGatewayV2HTTPEvent event = EventLoader.loadApiGatewayHttpEvent("events/" + sample);
 
         APIGatewayV2HTTPResponse response = new QueryHandler(api).handleRequest(event, Events.QUIET);
