@@ -166,3 +166,7 @@ server.listen(Number(option('port', '8000')), host, () => {
 
 // Ctrl-C and SIGTERM end the process (Dynalite.java's stop, the runner's shutdown).
 for (const signal of [ 'SIGINT', 'SIGTERM' ]) process.on(signal, () => process.exit(0))
+// So does the end of stdin, the pipe from the JVM that started it: a JVM killed outright (kill -9, a
+// test fork's timeout) runs no shutdown hook, and the emulator would otherwise outlive it.
+process.stdin.on('end', () => process.exit(0))
+process.stdin.resume()

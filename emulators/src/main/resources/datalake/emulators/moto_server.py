@@ -18,7 +18,9 @@ import collections
 import collections.abc
 import json
 import logging
+import os
 import sys
+import threading
 
 from moto.core.utils import camelcase_to_underscores
 from moto.server import main
@@ -127,6 +129,17 @@ def _bound():
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
 
 
+def _exit_with_parent():
+    # The end of stdin, the pipe from the JVM that started this server, ends it: a JVM killed outright
+    # (kill -9, a test fork's timeout) runs no shutdown hook, and the server would otherwise outlive it.
+    def watch():
+        sys.stdin.buffer.read()
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 if __name__ == "__main__":
     _bound()
+    _exit_with_parent()
     sys.exit(main(sys.argv[1:]))
