@@ -3,6 +3,7 @@ package datalake.local;
 import datalake.emulators.Emulators;
 import datalake.lambda.SdkClientFactory;
 import datalake.records.InvalidMetadataException;
+import datalake.records.Times;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -159,6 +160,13 @@ public final class Push {
                         backlog.get().awaitRoom();
                     }
                     long start = options.start() != null ? options.start() : Files.getLastModifiedTime(file).toMillis();
+                    if (options.start() == null && options.end() != null && options.end() < start) {
+                        // This file's own date, not the options: the other files may still go.
+                        failed.incrementAndGet();
+                        err.println("error: " + file + " was not pushed: it starts at its modification time, "
+                                + Times.toIso(start) + ", after --end " + Times.toIso(options.end()) + "; give --start too.");
+                        continue;
+                    }
                     Pusher.FileFacts facts = new Pusher.FileFacts(options.what(), options.where(), start, options.end(),
                             options.workId(), file.toAbsolutePath().toString());
                     String url = pusher.push(file, facts).url();

@@ -4,9 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import datalake.emulators.template.SamTransform;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -55,6 +59,24 @@ class PushTest {
                         Map.of())).getMessage());
         assertEquals("unknown option --help.", assertThrows(IllegalArgumentException.class,
                 () -> PushOptions.parse(new String[] {"--help"}, Map.of())).getMessage());
+    }
+
+    @Test
+    void aFileModifiedAfterEndIsNamedAndRefusedAlone(@TempDir Path dir) throws Exception {
+        // given a file modified after the --end given, and no --start (a file starts at its modification time)
+        Path file = Files.writeString(dir.resolve("late.log"), "late");
+        Files.setLastModifiedTime(file, FileTime.fromMillis(1_700_000_000_000L));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+        // when it is pushed (nothing listens at the endpoint: the file must not get that far)
+        int status = Push.run(new String[] {"--what", "a", "--where", "b", "--end", "2023-01-01", "--endpoint",
+                "http://127.0.0.1:9", file.toString()}, Map.of(), new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        // then that file is refused by name, as a failure of its own rather than of the whole batch
+        assertEquals(1, status);
+        assertEquals("error: " + file + " was not pushed: it starts at its modification time, 2023-11-14T22:13:20.000Z,"
+                + " after --end 2023-01-01T00:00:00.000Z; give --start too.", err.toString(StandardCharsets.UTF_8).strip());
     }
 
     @Test
