@@ -9,7 +9,10 @@ import datalake.emulators.template.ResolvedTemplate;
 import datalake.emulators.template.SamTransform;
 import datalake.emulators.template.Template;
 import datalake.emulators.template.TemplateException;
+import datalake.lambda.Environment;
+import datalake.lambda.EnvironmentVariable;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -81,6 +84,30 @@ class StackRulesTest {
         for (String address : List.of("", "ops@example.com", "data.team+alarms@example.co.uk")) {
             assertDoesNotThrow(() -> template.resolve().parameter("AlarmEmail", address).build(), address);
         }
+    }
+
+    @Test
+    void aDayCountTheFunctionsCouldNotReadIsRefusedBeforeAnythingIsCreated() {
+        // The two reach the functions as environment variables, read as whole numbers at start-up.
+        Template template = SamTransform.repositoryTemplate();
+        Map<String, List<String>> refused = Map.of("MaxBucketSpan", List.of("30.5", "3e1", "0", "367", "030", "-1", ""),
+                "RetentionDays", List.of("1.5", "-1", "00", "100000", "1e3", ""));
+        Map<String, List<String>> accepted = Map.of("MaxBucketSpan", List.of("1", "9", "30", "199", "366"),
+                "RetentionDays", List.of("0", "7", "365", "99999"));
+        refused.forEach((name, values) -> values.forEach(value -> {
+            TemplateException e = assertThrows(TemplateException.class,
+                    () -> template.resolve().parameter(name, value).build(), name + "=" + value);
+            assertTrue(e.getMessage().contains(name), e.getMessage());
+        }));
+        accepted.forEach((name, values) -> values.forEach(value -> {
+            ResolvedTemplate stack = template.resolve().parameter(name, value).build();
+            Map<String, String> variables = new HashMap<>();
+            stack.properties("IngesterFunction").path("Environment").path("Variables").properties()
+                    .forEach(e -> variables.put(e.getKey(), e.getValue().asText()));
+            Environment env = Environment.of(variables);
+            assertDoesNotThrow(() -> env.positive(EnvironmentVariable.MAX_BUCKET_SPAN, 30), name + "=" + value);
+            assertDoesNotThrow(() -> env.positiveOrOff(EnvironmentVariable.RETENTION_DAYS), name + "=" + value);
+        }));
     }
 
     @Test
