@@ -134,7 +134,8 @@ class ProxyHandler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
 
-def main(argv=None):
+def options(argv=None):
+    """The command line's options; exits with one sentence when they cannot work."""
     parser = argparse.ArgumentParser(prog="datalake-explore", description="Serves the explorer page on "
                                      "127.0.0.1 and signs its calls to a deployed datalake API.")
     parser.add_argument("--api", default=os.environ.get("DATALAKE_HTTP_URL"),
@@ -147,6 +148,16 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if not args.api:
         parser.error("give --api URL or set DATALAKE_HTTP_URL")
+    api = urlsplit(args.api)
+    if api.scheme not in ("http", "https") or not api.netloc:
+        # requests would refuse every call, so the proxy would start "ready" and answer 502 forever
+        parser.error("the API's URL must start with https:// or http:// (as in "
+                     "https://abc123.execute-api.us-east-1.amazonaws.com), not %s" % args.api)
+    return args
+
+
+def main(argv=None):
+    args = options(argv)
     try:
         files = page_files(args.page_dir)
         session = session_for(args.auth, args.api)

@@ -8,7 +8,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import requests
 
-from datalake_aws.explore import ExplorerProxy, page_files
+from datalake_aws import explore
+from datalake_aws.explore import READY, ExplorerProxy, page_files
 
 
 class FakeApi(BaseHTTPRequestHandler):
@@ -122,3 +123,15 @@ def test_credentials_that_fail_are_a_json_answer_without_a_traceback(tmp_path):
     assert status == 502 and headers["content-type"] == "application/json"
     assert json.loads(body)["code"] == "ProxyCredentials"
     assert b"secret-ish" not in body
+
+
+def test_an_api_url_without_a_scheme_is_refused_at_start_up(tmp_path, monkeypatch, capsys):
+    (tmp_path / "index.html").write_text("<title>x</title>")
+    # it would otherwise serve "ready" and answer 502 to every call, requests refusing the URL
+    monkeypatch.setattr(ExplorerProxy, "serve_forever", lambda self: None)
+    with pytest.raises(SystemExit) as refused:
+        explore.main(["--api", "abc123.execute-api.us-east-1.amazonaws.com", "--auth", "none", "--port", "0",
+                      "--page-dir", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert refused.value.code == 2 and READY not in out
+    assert "must start with https:// or http://" in err and "abc123.execute-api" in err
