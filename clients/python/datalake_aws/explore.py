@@ -1,8 +1,9 @@
 """A local signing proxy for the explorer page, like ``kubectl proxy``: ``scripts/explore.sh``.
 
 It listens on 127.0.0.1 only, serves the page's files at ``/``, and forwards the page's GET requests
-under ``/v0/`` to the deployed API with this machine's credentials (SigV4 or a bearer token, through
-the sessions of this package), so the deployed API stays closed and never serves the page itself.
+under ``/v0/`` (or under the API URL's own path, a stage's ``/prod/v0/`` as its ``next`` links read) to
+the deployed API with this machine's credentials (SigV4 or a bearer token, through the sessions of this
+package), so the deployed API stays closed and never serves the page itself.
 Redirects (``/data``'s presigned S3 link) are passed to the browser as they are: the browser fetches
 the file from S3 directly, without any API credentials.
 
@@ -58,6 +59,8 @@ class ExplorerProxy(ThreadingHTTPServer):
     def __init__(self, port, api_url, session, files):
         super().__init__(("127.0.0.1", port), ProxyHandler)
         self.api_url = api_url.rstrip("/")
+        # An API under a path (a stage: https://host/prod) writes it into its next links, which the page asks here.
+        self.api_prefix = urlsplit(self.api_url).path
         self.session = session
         self.files = files
         self.hosts = {"127.0.0.1:%d" % self.server_port, "localhost:%d" % self.server_port}
@@ -88,6 +91,8 @@ class ProxyHandler(BaseHTTPRequestHandler):
             return self.reply(400, "text/plain; charset=utf-8", b"Bad path.\n")
         target = urlsplit(self.path)
         path = target.path
+        if self.server.api_prefix and path.startswith(self.server.api_prefix + "/v0/"):
+            path = path[len(self.server.api_prefix):]
         if path.startswith("/v0/"):
             # forwarded as a path of the API's own URL, never one that leaves /v0/ once normalised
             if any(part in (".", "..") for part in path.split("/")):

@@ -33,15 +33,22 @@ class FakeApi(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
 
-@pytest.fixture
-def proxy(tmp_path):
+def serve(tmp_path, api_path=""):
+    """The proxy in front of a FakeApi whose URL is its address plus ``api_path`` (a stage)."""
     (tmp_path / "index.html").write_text("<title>datalake explorer</title>")
     (tmp_path / "explorer.js").write_text("// js")
     api = ThreadingHTTPServer(("127.0.0.1", 0), FakeApi)
     api.seen = []
     threading.Thread(target=api.serve_forever, daemon=True).start()
-    server = ExplorerProxy(0, "http://127.0.0.1:%d" % api.server_port, requests.Session(), page_files(str(tmp_path)))
+    server = ExplorerProxy(0, "http://127.0.0.1:%d%s" % (api.server_port, api_path), requests.Session(),
+                           page_files(str(tmp_path)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, api
+
+
+@pytest.fixture
+def proxy(tmp_path):
+    server, api = serve(tmp_path)
     yield server, api
     server.shutdown()
     api.shutdown()
@@ -106,6 +113,22 @@ def test_refuses_what_another_sites_page_sends_and_paths_that_leave_v0(proxy):
     assert get(server, "/v0/archive/feeds/", headers={"Sec-Fetch-Site": "same-origin", "Origin": own})[0] == 200
     assert get(server, "/v0/archive/feeds/?what=a", headers={"Sec-Fetch-Site": "none"})[0] == 200
     assert [path for path, _ in api.seen] == ["/v0/archive/feeds/", "/v0/archive/feeds/?what=a"]
+
+
+def test_an_api_under_a_stage_is_paged_through_its_next_links(tmp_path):
+    server, api = serve(tmp_path, "/prod/")
+    try:
+        # the page's own calls, and a next link as the API writes it (https://host/prod/v0/...), made local
+        first = get(server, "/v0/archive/files/?what=a&start=1&end=2")
+        following = get(server, "/prod/v0/archive/files/?what=a&cursor=c2")
+        leaving = get(server, "/prod/v0/../secret")
+        elsewhere = get(server, "/prod/index.html")
+    finally:
+        server.shutdown()
+        api.shutdown()
+    assert (first[0], following[0], leaving[0], elsewhere[0]) == (200, 200, 400, 404)
+    assert [path for path, _ in api.seen] == ["/prod/v0/archive/files/?what=a&start=1&end=2",
+                                              "/prod/v0/archive/files/?what=a&cursor=c2"]
 
 
 def test_credentials_that_fail_are_a_json_answer_without_a_traceback(tmp_path):
