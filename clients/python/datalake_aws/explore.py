@@ -24,6 +24,12 @@ from datalake_aws.sessions import BearerTokenSession, SigV4Session
 
 #: The proxy's answer line once it listens; scripts and tests wait for it.
 READY = "datalake explore: ready"
+#: The datalake client's configuration file when DATALAKE_CONFIG names none (its config_helpers.DEFAULT_CONFIG).
+DEFAULT_CONFIG = "/etc/datalake.env"
+#: The datalake client's DATALAKE_SESSION_CLASS values that are one of --auth's ways.
+_AUTH_OF_SESSION_CLASS = {"datalake_aws.SigV4Session": "iam", "datalake_aws.sessions.SigV4Session": "iam",
+                          "datalake_aws.BearerTokenSession": "jwt", "datalake_aws.sessions.BearerTokenSession": "jwt",
+                          "requests.Session": "none", "requests.sessions.Session": "none"}
 _FORWARDED_RESPONSE_HEADERS = ("content-type", "location", "cache-control")
 _PAGE_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png"}
@@ -35,6 +41,33 @@ def session_for(auth, api_url):
     if auth == "jwt":
         return BearerTokenSession(api_url=api_url)
     return requests.Session()
+
+
+def load_config():
+    """Loads DATALAKE_CONFIG's file (default /etc/datalake.env, when it exists) into the environment, as
+    the datalake client does: variables already set win over the file's."""
+    path = os.environ.get("DATALAKE_CONFIG", DEFAULT_CONFIG)
+    if not os.path.exists(path):
+        if path != DEFAULT_CONFIG:
+            raise ValueError("DATALAKE_CONFIG names %s, which does not exist." % path)
+        return
+    try:
+        from dotenv import load_dotenv
+    except ImportError:
+        raise ValueError("reading %s needs python-dotenv, which the datalake client installs (pip install "
+                         "datalake), or unset DATALAKE_CONFIG." % path) from None
+    load_dotenv(path)
+
+
+def auth_of_session_class():
+    """The --auth that does what DATALAKE_SESSION_CLASS makes the datalake client do (iam when unset)."""
+    session_class = os.environ.get("DATALAKE_SESSION_CLASS")
+    if not session_class:
+        return "iam"
+    if session_class not in _AUTH_OF_SESSION_CLASS:
+        raise ValueError("DATALAKE_SESSION_CLASS is %s, which the proxy cannot sign with: give --auth iam, jwt "
+                         "or none." % session_class)
+    return _AUTH_OF_SESSION_CLASS[session_class]
 
 
 def page_files(page_dir):
@@ -142,15 +175,22 @@ class ProxyHandler(BaseHTTPRequestHandler):
 def options(argv=None):
     """The command line's options; exits with one sentence when they cannot work."""
     parser = argparse.ArgumentParser(prog="datalake-explore", description="Serves the explorer page on "
-                                     "127.0.0.1 and signs its calls to a deployed datalake API.")
-    parser.add_argument("--api", default=os.environ.get("DATALAKE_HTTP_URL"),
-                        help="the API's URL (default: DATALAKE_HTTP_URL)")
-    parser.add_argument("--auth", choices=("iam", "jwt", "none"), default="iam",
-                        help="iam: SigV4 with the AWS credential chain (default); jwt: a bearer token from "
-                             "DATALAKE_API_TOKEN or DATALAKE_API_TOKEN_COMMAND; none: plain requests")
+                                     "127.0.0.1 and signs its calls to a deployed datalake API. Reads the "
+                                     "datalake client's DATALAKE_CONFIG file (default %s) first." % DEFAULT_CONFIG)
+    parser.add_argument("--api", help="the API's URL (default: DATALAKE_HTTP_URL)")
+    parser.add_argument("--auth", choices=("iam", "jwt", "none"),
+                        help="iam: SigV4 with the AWS credential chain; jwt: a bearer token from DATALAKE_API_TOKEN "
+                             "or DATALAKE_API_TOKEN_COMMAND; none: plain requests (default: as DATALAKE_SESSION_CLASS "
+                             "says, else iam)")
     parser.add_argument("--port", type=int, default=8001, help="local port (default 8001; 0 for a free one)")
     parser.add_argument("--page-dir", required=True, help="the explorer page's directory")
     args = parser.parse_args(argv)
+    try:
+        load_config()
+        args.api = args.api or os.environ.get("DATALAKE_HTTP_URL")
+        args.auth = args.auth or auth_of_session_class()
+    except ValueError as e:
+        parser.error(str(e))
     if not args.api:
         parser.error("give --api URL or set DATALAKE_HTTP_URL")
     api = urlsplit(args.api)

@@ -2,6 +2,7 @@
 
 import http.client
 import json
+import os
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -158,3 +159,53 @@ def test_an_api_url_without_a_scheme_is_refused_at_start_up(tmp_path, monkeypatc
     out, err = capsys.readouterr()
     assert refused.value.code == 2 and READY not in out
     assert "must start with https:// or http://" in err and "abc123.execute-api" in err
+
+
+@pytest.fixture
+def environ(monkeypatch):
+    """The process environment without DATALAKE_ variables, restored afterwards (a config file adds to it)."""
+    saved = dict(os.environ)
+    for name in [name for name in os.environ if name.startswith("DATALAKE_")]:
+        monkeypatch.delenv(name)
+    yield os.environ
+    os.environ.clear()
+    os.environ.update(saved)
+
+
+def test_the_datalake_clients_config_file_and_session_class_give_the_defaults(tmp_path, environ):
+    config = tmp_path / "datalake.env"
+    config.write_text("DATALAKE_HTTP_URL=https://abc123.execute-api.eu-west-1.amazonaws.com/prod\n"
+                      "DATALAKE_SESSION_CLASS=datalake_aws.BearerTokenSession\n")
+    environ["DATALAKE_CONFIG"] = str(config)
+
+    from_file = explore.options(["--page-dir", str(tmp_path)])
+    given = explore.options(["--page-dir", str(tmp_path), "--api", "http://127.0.0.1:8080", "--auth", "iam"])
+
+    assert (from_file.api, from_file.auth) == ("https://abc123.execute-api.eu-west-1.amazonaws.com/prod", "jwt")
+    assert (given.api, given.auth) == ("http://127.0.0.1:8080", "iam")
+
+
+def test_a_variable_set_wins_over_the_config_file_as_in_the_datalake_client(tmp_path, environ):
+    config = tmp_path / "datalake.env"
+    config.write_text("DATALAKE_HTTP_URL=https://from-the-file.example.com\n")
+    environ.update({"DATALAKE_CONFIG": str(config), "DATALAKE_HTTP_URL": "https://from-the-environment.example.com",
+                    "DATALAKE_SESSION_CLASS": "datalake_aws.SigV4Session"})
+
+    args = explore.options(["--page-dir", str(tmp_path)])
+
+    assert (args.api, args.auth) == ("https://from-the-environment.example.com", "iam")
+
+
+@pytest.mark.parametrize("variable, value, sentence", [
+    ("DATALAKE_CONFIG", "/nonexistent/datalake.env", "DATALAKE_CONFIG names /nonexistent/datalake.env, which does "
+                                                     "not exist."),
+    ("DATALAKE_SESSION_CLASS", "mycompany.KerberosSession", "DATALAKE_SESSION_CLASS is mycompany.KerberosSession, "
+                                                            "which the proxy cannot sign with: give --auth iam, jwt "
+                                                            "or none."),
+])
+def test_a_configuration_it_cannot_follow_is_one_sentence(tmp_path, environ, capsys, variable, value, sentence):
+    environ.update({variable: value, "DATALAKE_HTTP_URL": "https://datalake.example.com"})
+    with pytest.raises(SystemExit) as refused:
+        explore.options(["--page-dir", str(tmp_path)])
+    assert refused.value.code == 2
+    assert capsys.readouterr().err.endswith("error: " + sentence + "\n")
