@@ -513,8 +513,25 @@ function restoreFromHash() {
   return true;
 }
 
+/** The stale threshold chosen last time; null when none, or when the browser keeps nothing for the page. */
+function savedStaleHours() {
+  try {
+    return localStorage.getItem("datalake.staleHours");
+  } catch (e) {
+    return null; // cookies and site data blocked: reading localStorage throws
+  }
+}
+
+function saveStaleHours(value) {
+  try {
+    localStorage.setItem("datalake.staleHours", value);
+  } catch (e) {
+    // blocked or full: the threshold holds until the page is closed
+  }
+}
+
 function init() {
-  const saved = localStorage.getItem("datalake.staleHours");
+  const saved = savedStaleHours();
   if (saved !== null) {
     $("stale-hours").value = saved;
   }
@@ -523,7 +540,7 @@ function init() {
     search();
   });
   $("stale-hours").addEventListener("input", () => {
-    localStorage.setItem("datalake.staleHours", $("stale-hours").value);
+    saveStaleHours($("stale-hours").value);
     renderFeeds();
   });
   $("feeds-filter").addEventListener("input", renderFeeds);

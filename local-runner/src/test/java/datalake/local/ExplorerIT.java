@@ -21,6 +21,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.interactions.Actions;
@@ -134,7 +135,7 @@ class ExplorerIT {
         assertEquals(Long.toString(first + GAP_TO * HOUR), gaps.get(0).getDomAttribute("data-end"));
         assertTrue(one("#coverage-summary").getText().startsWith(HOURS + " hours, 1 gap"), one("#coverage-summary").getText());
         browser.await(d -> all("#files tbody tr").size() == 100);
-        ((org.openqa.selenium.JavascriptExecutor) browser.driver).executeScript("document.activeElement.blur()");
+        js("document.activeElement.blur()");
         browser.screenshot(Path.of("target", "explorer.png"));
     }
 
@@ -273,6 +274,28 @@ class ExplorerIT {
         browser.await(d -> one("#files-summary").getText().equals("page 1: 2 files"));
         assertEquals("", one("#q-where").getDomProperty("value"));
         assertTrue(!one("#files-any-where").isDisplayed());
+    }
+
+    @Test
+    @Order(15)
+    void withCookiesAndSiteDataBlockedThePageStillWorks() throws Exception {
+        try (BrowserHarness blocked = BrowserHarness.withSiteDataBlocked()) {
+            blocked.driver.get(runner.api + "/#what=sensor&where=probe01&start=" + first + "&end="
+                    + (first + HOURS * HOUR - 1) + "&step=hour");
+            assertEquals("SecurityError", ((JavascriptExecutor) blocked.driver).executeScript(
+                    "try { return typeof window.localStorage; } catch (e) { return e.name; }"), "the browser blocks it");
+
+            blocked.await(d -> d.findElements(By.cssSelector("#timeline .bin")).size() == HOURS
+                    && d.findElements(By.cssSelector("#feeds tbody tr")).size() >= 7);
+            WebElement threshold = blocked.driver.findElement(By.cssSelector("#stale-hours"));
+            threshold.clear();
+            threshold.sendKeys("200");
+            blocked.await(d -> d.findElements(By.cssSelector("#feeds tr.stale")).isEmpty());
+        }
+    }
+
+    private Object js(String script, Object... arguments) {
+        return ((JavascriptExecutor) browser.driver).executeScript(script, arguments);
     }
 
     private WebElement active() {
