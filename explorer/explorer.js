@@ -47,8 +47,10 @@ async function api(path) {
     body = null;
   }
   if (!response.ok) {
-    if (response.status === 403) {
-      throw new ApiError(403, "Forbidden", "The API answered 403 Forbidden: it takes signed requests only. "
+    // API Gateway's whole answer to an unsigned request; its other 403s (a key not allowed, an expired
+    // token) say what is wrong themselves.
+    if (response.status === 403 && (!body || !body.message || body.message === "Forbidden")) {
+      throw new ApiError(403, null, "The API answered 403 Forbidden: it takes signed requests only. "
         + "Open the page through scripts/explore.sh, which signs them with your AWS credentials.");
     }
     const code = body && body.code ? body.code : "HTTP " + response.status;
@@ -143,7 +145,7 @@ function setStatus(text, isError) {
 }
 
 function report(error) {
-  setStatus(error instanceof ApiError ? error.message + (error.code && error.status >= 400 && error.status !== 403
+  setStatus(error instanceof ApiError ? error.message + (error.code && error.status >= 400
     ? " (" + error.code + ")" : "") : String(error), true);
 }
 

@@ -25,6 +25,7 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.support.ui.Select;
 
 /**
  * The explorer page in headless Chromium against the local runner with its demo data and planted
@@ -277,6 +278,25 @@ class ExplorerIT {
     }
 
     @Test
+    @Order(12)
+    void a403SaysWhatTheApiSaidAndTheSigningHintOnlyWhenTheRequestWasNotSigned() {
+        String notAllowed = "User: arn:aws:iam::123456789012:user/ana is not authorized to perform: execute-api:Invoke";
+        String status = "";
+        for (String message : List.of(notAllowed, "Forbidden")) {
+            js("const body = JSON.stringify({ message: arguments[0] }); window.fetch = () => Promise.resolve("
+                    + "new Response(body, { status: 403, headers: { 'Content-Type': 'application/json' } }));", message);
+            search("sensor", "probe01", "", "", "auto");
+            browser.await(d -> one("#status").getText().contains("403"));
+            status += one("#status").getText() + "\n";
+            js("document.getElementById('status').textContent = ''");
+        }
+        browser.driver.navigate().refresh();
+
+        assertEquals(notAllowed + " (HTTP 403)\nThe API answered 403 Forbidden: it takes signed requests only. Open the page "
+                + "through scripts/explore.sh, which signs them with your AWS credentials.\n", status);
+    }
+
+    @Test
     @Order(15)
     void withCookiesAndSiteDataBlockedThePageStillWorks() throws Exception {
         try (BrowserHarness blocked = BrowserHarness.withSiteDataBlocked()) {
@@ -292,6 +312,18 @@ class ExplorerIT {
             threshold.sendKeys("200");
             blocked.await(d -> d.findElements(By.cssSelector("#feeds tr.stale")).isEmpty());
         }
+    }
+
+    /** Types a search into the form (empty fields stay empty) and sends it with Enter. */
+    private void search(String what, String where, String start, String end, String step) {
+        for (String field : List.of("#q-what", "#q-where", "#q-start", "#q-end", "#q-work-id")) {
+            one(field).clear();
+        }
+        one("#q-where").sendKeys(where);
+        one("#q-start").sendKeys(start);
+        one("#q-end").sendKeys(end);
+        new Select(one("#q-step")).selectByValue(step);
+        one("#q-what").sendKeys(what + Keys.ENTER);
     }
 
     private Object js(String script, Object... arguments) {
