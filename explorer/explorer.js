@@ -6,6 +6,12 @@
 
 const HOUR = 3600000;
 const DAY = 24 * HOUR;
+/** Numbers up to this are seconds since the epoch, larger ones milliseconds, as the API reads them. */
+const SECONDS_CUTOFF = 100000000000;
+/** Years 1 to 9999, the times the API takes. */
+const MIN_MS = -62135596800000;
+const MAX_MS = 253402300799999;
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const $ = (id) => document.getElementById(id);
 
 const state = {
@@ -112,20 +118,33 @@ function bytes(n) {
   return (i === 0 ? v : v.toFixed(1)) + " " + units[i];
 }
 
-/** Milliseconds from "now", a number of ms, or ISO-8601 text (UTC when no zone is given); NaN if none. */
+/**
+ * Milliseconds from "now", a number, or ISO-8601 text (UTC when no zone is given), read as the API and the
+ * datalake client read them: a number up to 100,000,000,000 is seconds, a larger one milliseconds. NaN if
+ * none, or outside the years 1 to 9999.
+ */
 function parseTime(text, fallback) {
   const t = (text || "").trim();
   if (t === "") {
     return fallback;
   }
+  let ms;
   if (t.toLowerCase() === "now") {
-    return Date.now();
+    ms = Date.now();
+  } else if (NUMBER.test(t)) {
+    const n = Number(t);
+    // to whole microseconds, then towards zero, as the API does
+    ms = Math.trunc(Math.round(n <= SECONDS_CUTOFF ? n * 1e6 : n * 1e3) / 1e3);
+  } else {
+    const zoned = /([zZ]|[+-]\d\d:?\d\d)$/.test(t) || /^\d{4}-\d\d-\d\d$/.test(t) ? t : t + "Z";
+    ms = Date.parse(zoned.replace(" ", "T"));
   }
-  if (/^-?\d+$/.test(t)) {
-    return Number(t);
-  }
-  const zoned = /([zZ]|[+-]\d\d:?\d\d)$/.test(t) || /^\d{4}-\d\d-\d\d$/.test(t) ? t : t + "Z";
-  return Date.parse(zoned.replace(" ", "T"));
+  return ms >= MIN_MS && ms <= MAX_MS ? ms : NaN;
+}
+
+/** A time as the page sends it: ISO-8601, which no reader takes for seconds (the hash too). */
+function isoParam(ms) {
+  return new Date(ms).toISOString();
 }
 
 function cell(row, text, className) {
@@ -280,19 +299,20 @@ async function search() {
     return;
   }
   if (!s.workId && (Number.isNaN(s.start) || Number.isNaN(s.end))) {
-    setStatus("Give start and end as ISO-8601 times (2026-01-01T00:00Z) or milliseconds.", true);
+    setStatus("Give start and end as ISO-8601 times (2026-01-01T00:00Z), or as seconds or milliseconds since 1970,"
+      + " in the years 1 to 9999.", true);
     return;
   }
   state.selected = s.where ? s.what + ":" + s.where : null;
   for (const row of $("feeds").tBodies[0].rows) {
     row.classList.toggle("selected", row.dataset.feed === state.selected);
   }
-  location.hash = query({ what: s.what, where: s.where, work_id: s.workId,
-    start: s.workId ? "" : s.start, end: s.workId ? "" : s.end, step: s.step === "auto" ? "" : s.step });
+  location.hash = query({ what: s.what, where: s.where, work_id: s.workId, start: s.workId ? "" : isoParam(s.start),
+    end: s.workId ? "" : isoParam(s.end), step: s.step === "auto" ? "" : s.step });
   setStatus("");
   const files = s.workId
     ? "/v0/archive/files/?" + query({ what: s.what, where: s.where, work_id: s.workId })
-    : "/v0/archive/files/?" + query({ what: s.what, where: s.where, start: s.start, end: s.end });
+    : "/v0/archive/files/?" + query({ what: s.what, where: s.where, start: isoParam(s.start), end: isoParam(s.end) });
   state.filesOf = s;
   const jobs = [loadFiles(files, [])];
   if (s.workId) {
@@ -319,8 +339,8 @@ function stepFor(s) {
 
 async function loadCoverage(s) {
   const step = stepFor(s);
-  const coverage = await api("/v0/archive/coverage/?" + query({ what: s.what, where: s.where, start: s.start,
-    end: s.end, step }));
+  const coverage = await api("/v0/archive/coverage/?" + query({ what: s.what, where: s.where,
+    start: isoParam(s.start), end: isoParam(s.end), step }));
   renderCoverage(s, coverage);
 }
 
@@ -428,7 +448,8 @@ function showBin(bin) {
   const start = Number(bin.dataset.start);
   const width = state.binWidth;
   const s = selection();
-  loadFiles("/v0/archive/files/?" + query({ what: s.what, where: s.where, start, end: start + width - 1 }), [])
+  loadFiles("/v0/archive/files/?" + query({ what: s.what, where: s.where, start: isoParam(start),
+    end: isoParam(start + width - 1) }), [])
     .catch(report);
 }
 
@@ -509,8 +530,8 @@ function restoreFromHash() {
   $("q-what").value = params.get("what") || "";
   $("q-where").value = params.get("where") || "";
   $("q-work-id").value = params.get("work_id") || "";
-  $("q-start").value = params.get("start") ? iso(Number(params.get("start"))).replace(" ", "T") : "";
-  $("q-end").value = params.get("end") ? iso(Number(params.get("end"))).replace(" ", "T") : "";
+  $("q-start").value = params.get("start") ? iso(parseTime(params.get("start"))).replace(" ", "T") : "";
+  $("q-end").value = params.get("end") ? iso(parseTime(params.get("end"))).replace(" ", "T") : "";
   $("q-step").value = params.get("step") || "auto";
   return true;
 }

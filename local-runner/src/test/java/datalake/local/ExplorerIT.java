@@ -8,6 +8,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -41,6 +42,7 @@ import org.openqa.selenium.support.ui.Select;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ExplorerIT {
     private static final long HOUR = 3_600_000L;
+    private static final long DAY = 24 * HOUR;
     private static final int HOURS = 150;
     private static final int GAP_FROM = 100;
     private static final int GAP_TO = 106;
@@ -294,6 +296,27 @@ class ExplorerIT {
 
         assertEquals(notAllowed + " (HTTP 403)\nThe API answered 403 Forbidden: it takes signed requests only. Open the page "
                 + "through scripts/explore.sh, which signs them with your AWS credentials.\n", status);
+    }
+
+    @Test
+    @Order(13)
+    void aTimeTypedInSecondsIsReadAsTheApiReadsItAndALinkToItOpensTheSameSearch() {
+        // given forty days up to the sensor's last file typed in seconds since 1970, as the API and the client read them
+        long start = first - 34 * DAY;
+        long end = first + HOURS * HOUR - 1000;
+        long days = Math.floorDiv(end, DAY) - Math.floorDiv(start, DAY) + 1;
+        search("sensor", "probe01", Long.toString(start / 1000), Long.toString(end / 1000), "auto");
+
+        // then the timeline has a bar a day (forty days are too many hours for one request)
+        browser.await(d -> all("#timeline .bin").size() == days || one("#status").getText().contains("RangeTooLong"));
+        assertEquals("", one("#status").getText());
+        assertEquals(days, all("#timeline .bin").size());
+
+        // and the page opened again from its address shows the same search
+        browser.driver.navigate().refresh();
+        browser.await(d -> all("#timeline .bin").size() == days);
+        assertEquals(Instant.ofEpochMilli(start).toString(), one("#q-start").getDomProperty("value"));
+        assertEquals(Long.toString(Math.floorDiv(start, DAY) * DAY), one("#timeline .bin").getDomAttribute("data-start"));
     }
 
     @Test
