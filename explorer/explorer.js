@@ -21,6 +21,7 @@ const state = {
   nextFiles: null,  // the path of the next page of files
   binWidth: DAY,    // the coverage step shown, in ms
   filesOf: null,    // the search whose files are listed
+  hash: null,       // the hash the last search wrote (its own hashchange is no news)
 };
 
 // ---- the API -------------------------------------------------------------------------------------
@@ -307,8 +308,9 @@ async function search() {
   for (const row of $("feeds").tBodies[0].rows) {
     row.classList.toggle("selected", row.dataset.feed === state.selected);
   }
-  location.hash = query({ what: s.what, where: s.where, work_id: s.workId, start: s.workId ? "" : isoParam(s.start),
+  state.hash = query({ what: s.what, where: s.where, work_id: s.workId, start: s.workId ? "" : isoParam(s.start),
     end: s.workId ? "" : isoParam(s.end), step: s.step === "auto" ? "" : s.step });
+  location.hash = state.hash;
   setStatus("");
   const files = s.workId
     ? "/v0/archive/files/?" + query({ what: s.what, where: s.where, work_id: s.workId })
@@ -522,18 +524,39 @@ function previousFiles() {
 
 // ---- wiring ------------------------------------------------------------------------------------------
 
+/** A time from a link as the form shows it; text that is no time stays as it is, for search() to name. */
+function formTime(text) {
+  const ms = parseTime(text, NaN);
+  return Number.isNaN(ms) ? text : iso(ms).replace(" ", "T");
+}
+
+/** Fills the form from the URL's hash (a link, Back, Forward); false when the hash holds no search. */
 function restoreFromHash() {
   const params = new URLSearchParams(location.hash.slice(1));
-  if (!params.get("what")) {
-    return false;
+  const value = (name) => params.get(name) || "";
+  $("q-what").value = value("what");
+  $("q-where").value = value("where");
+  $("q-work-id").value = value("work_id");
+  $("q-start").value = formTime(value("start"));
+  $("q-end").value = formTime(value("end"));
+  $("q-step").value = ["hour", "day"].includes(value("step")) ? value("step") : "auto";
+  return value("what") !== "";
+}
+
+/** The search of the URL's hash, or none (Back to the page as it opened). */
+function showHash() {
+  if (restoreFromHash()) {
+    search();
+    return;
   }
-  $("q-what").value = params.get("what") || "";
-  $("q-where").value = params.get("where") || "";
-  $("q-work-id").value = params.get("work_id") || "";
-  $("q-start").value = params.get("start") ? iso(parseTime(params.get("start"))).replace(" ", "T") : "";
-  $("q-end").value = params.get("end") ? iso(parseTime(params.get("end"))).replace(" ", "T") : "";
-  $("q-step").value = params.get("step") || "auto";
-  return true;
+  state.selected = null;
+  for (const row of $("feeds").tBodies[0].rows) {
+    row.classList.remove("selected");
+  }
+  for (const id of ["coverage-section", "skip-timeline", "files-section"]) {
+    $(id).hidden = true;
+  }
+  setStatus("");
 }
 
 /** The stale threshold chosen last time; null when none, or when the browser keeps nothing for the page. */
@@ -609,9 +632,14 @@ function init() {
       previousFiles();
     }
   });
+  window.addEventListener("hashchange", () => {
+    if (location.hash.slice(1) !== state.hash) {
+      showHash();
+    }
+  });
   loadFeeds().catch(report);
-  if (restoreFromHash()) {
-    search();
+  if (location.hash.length > 1) {
+    showHash();
   }
 }
 

@@ -320,6 +320,30 @@ class ExplorerIT {
     }
 
     @Test
+    @Order(14)
+    void aMalformedLinkGetsOurSentenceAndBackAndForwardShowTheirSearch() {
+        // a link with times that are none: the page starts and names them
+        browser.driver.get(runner.api + "/#what=sensor&where=probe01&start=x&end=1e20");
+        browser.driver.navigate().refresh();
+        browser.await(d -> one("#status").getText().startsWith("Give start and end as ISO-8601 times"));
+        assertEquals("x", one("#q-start").getDomProperty("value"));
+
+        // two searches, then Back and Forward
+        search("sensor", "probe01", Long.toString(first), Long.toString(first + HOURS * HOUR - 1), "hour");
+        browser.await(d -> all("#timeline .bin").size() == HOURS);
+        search("syslog", "webserver01", "", "", "auto");
+        browser.await(d -> one("#coverage-title").getText().equals("Coverage of syslog from webserver01"));
+
+        browser.driver.navigate().back();
+        browser.await(d -> one("#coverage-title").getText().equals("Coverage of sensor from probe01")
+                && all("#timeline .bin").size() == HOURS);
+        assertEquals("sensor", one("#q-what").getDomProperty("value"));
+        browser.driver.navigate().forward();
+        browser.await(d -> one("#coverage-title").getText().equals("Coverage of syslog from webserver01"));
+        assertEquals("syslog", one("#q-what").getDomProperty("value"));
+    }
+
+    @Test
     @Order(15)
     void withCookiesAndSiteDataBlockedThePageStillWorks() throws Exception {
         try (BrowserHarness blocked = BrowserHarness.withSiteDataBlocked()) {
