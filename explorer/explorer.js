@@ -20,6 +20,7 @@ const state = {
   filesPages: [],   // the paths of the pages seen so far, for "Previous page"
   nextFiles: null,  // the path of the next page of files
   binWidth: DAY,    // the coverage step shown, in ms
+  coverageOf: null, // the search whose coverage is shown
   filesOf: null,    // the search whose files are listed
   hash: null,       // the hash the last search wrote (its own hashchange is no news)
 };
@@ -367,15 +368,19 @@ function renderCoverage(s, coverage) {
     el.tabIndex = bins.childNodes.length === 0 ? 0 : -1;
     bins.appendChild(el);
     if (bin.files === 0) {
+      // Only the part of the bin within the search was counted: the first and last bins may reach beyond.
+      const gapStart = Math.max(bin.start, s.start);
+      const gapEnd = Math.min(bin.start + width, s.end);
       const last = gaps[gaps.length - 1];
-      if (last && last.end === bin.start) {
-        last.end = bin.start + width;
+      if (last && last.end === gapStart) {
+        last.end = gapEnd;
       } else {
-        gaps.push({ start: bin.start, end: bin.start + width });
+        gaps.push({ start: gapStart, end: gapEnd });
       }
     }
   }
   state.binWidth = width;
+  state.coverageOf = s;
   $("timeline").replaceChildren(bins);
   const from = coverage.bins.length ? coverage.bins[0].start : s.start;
   renderAxis(from, coverage.bins.length ? coverage.bins[coverage.bins.length - 1].start + width : s.end);
@@ -446,12 +451,15 @@ function focusBar(bar) {
   bar.focus();
 }
 
+/** The files a bar counts: those touching its part of the search that drew it (the form may hold another). */
 function showBin(bin) {
-  const start = Number(bin.dataset.start);
-  const width = state.binWidth;
-  const s = selection();
+  const s = state.coverageOf;
+  const binStart = Number(bin.dataset.start);
+  const start = Math.max(binStart, s.start);
+  const end = Math.min(binStart + state.binWidth - 1, s.end);
+  state.filesOf = s;
   loadFiles("/v0/archive/files/?" + query({ what: s.what, where: s.where, start: isoParam(start),
-    end: isoParam(start + width - 1) }), [])
+    end: isoParam(end) }), [])
     .catch(report);
 }
 

@@ -280,6 +280,36 @@ class ExplorerIT {
     }
 
     @Test
+    @Order(9)
+    void aBarListsTheFilesItCountsOfTheSearchThatDrewItAndAGapEndsWithTheRange() {
+        // given a day timeline whose first and last days reach beyond the range, then another what typed, not sent
+        long start = first + 30 * HOUR + HOUR / 2;
+        long end = first + 80 * HOUR + HOUR / 2;
+        long days = Math.floorDiv(end, DAY) - Math.floorDiv(start, DAY) + 1;
+        search("sensor", "probe01", Long.toString(start), Long.toString(end), "day");
+        browser.await(d -> all("#timeline .bin").size() == days && listed("probe01"));
+        one("#q-what").clear();
+        one("#q-what").sendKeys("syslog");
+
+        // when the first and the last bar are selected, then each lists the sensor files it counts
+        for (WebElement bar : List.of(all("#timeline .bin").get(0), all("#timeline .bin").get((int) days - 1))) {
+            int counted = Integer.parseInt(bar.getDomAttribute("data-files"));
+            js("document.querySelector('#files tbody').replaceChildren()");
+            bar.click();
+            browser.await(d -> !all("#files tbody tr").isEmpty());
+            assertEquals(counted, ids().size(), "the bar from " + bar.getDomAttribute("data-start") + " counts " + counted);
+            assertTrue(sensorIds.containsAll(ids()), ids().toString());
+        }
+
+        // and a gap in the last bar ends where the range ends, not with the bar
+        long gapEnd = first + (GAP_FROM + 2) * HOUR + HOUR / 2;
+        search("sensor", "probe01", Long.toString(first + 95 * HOUR), Long.toString(gapEnd), "hour");
+        browser.await(d -> all("#timeline .bin").size() == 8);
+        assertEquals(List.of(Long.toString(first + GAP_FROM * HOUR) + "-" + gapEnd), all("#gaps li").stream()
+                .map(g -> g.getDomAttribute("data-start") + "-" + g.getDomAttribute("data-end")).toList());
+    }
+
+    @Test
     @Order(12)
     void a403SaysWhatTheApiSaidAndTheSigningHintOnlyWhenTheRequestWasNotSigned() {
         String notAllowed = "User: arn:aws:iam::123456789012:user/ana is not authorized to perform: execute-api:Invoke";
@@ -371,6 +401,12 @@ class ExplorerIT {
         one("#q-end").sendKeys(end);
         new Select(one("#q-step")).selectByValue(step);
         one("#q-what").sendKeys(what + Keys.ENTER);
+    }
+
+    /** Whether files are listed, all from {@code where}. */
+    private boolean listed(String where) {
+        List<WebElement> rows = all("#files tbody tr td:nth-child(2)");
+        return !rows.isEmpty() && rows.stream().allMatch(cell -> cell.getText().equals(where));
     }
 
     private Object js(String script, Object... arguments) {
