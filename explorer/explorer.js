@@ -23,6 +23,7 @@ const state = {
   coverageOf: null, // the search whose coverage is shown
   filesOf: null,    // the search whose files are listed
   hash: null,       // the hash the last search wrote (its own hashchange is no news)
+  asked: { files: 0, coverage: 0 }, // the number of each section's newest request: older answers are dropped
 };
 
 // ---- the API -------------------------------------------------------------------------------------
@@ -316,9 +317,9 @@ async function search() {
   const files = s.workId
     ? "/v0/archive/files/?" + query({ what: s.what, where: s.where, work_id: s.workId })
     : "/v0/archive/files/?" + query({ what: s.what, where: s.where, start: isoParam(s.start), end: isoParam(s.end) });
-  state.filesOf = s;
-  const jobs = [loadFiles(files, [])];
+  const jobs = [loadFiles(files, [], s)];
   if (s.workId) {
+    state.asked.coverage++;
     $("coverage-section").hidden = true;
     $("skip-timeline").hidden = true;
   } else {
@@ -340,11 +341,22 @@ function stepFor(s) {
   return s.end - s.start <= 4 * DAY ? "hour" : "day";
 }
 
+/** The coverage of search s; an answer, or a failure, that comes after a newer request is dropped. */
 async function loadCoverage(s) {
-  const step = stepFor(s);
-  const coverage = await api("/v0/archive/coverage/?" + query({ what: s.what, where: s.where,
-    start: isoParam(s.start), end: isoParam(s.end), step }));
-  renderCoverage(s, coverage);
+  const asked = ++state.asked.coverage;
+  let coverage;
+  try {
+    coverage = await api("/v0/archive/coverage/?" + query({ what: s.what, where: s.where,
+      start: isoParam(s.start), end: isoParam(s.end), step: stepFor(s) }));
+  } catch (e) {
+    if (asked === state.asked.coverage) {
+      throw e;
+    }
+    return;
+  }
+  if (asked === state.asked.coverage) {
+    renderCoverage(s, coverage);
+  }
 }
 
 function renderCoverage(s, coverage) {
@@ -457,18 +469,30 @@ function showBin(bin) {
   const binStart = Number(bin.dataset.start);
   const start = Math.max(binStart, s.start);
   const end = Math.min(binStart + state.binWidth - 1, s.end);
-  state.filesOf = s;
   loadFiles("/v0/archive/files/?" + query({ what: s.what, where: s.where, start: isoParam(start),
-    end: isoParam(end) }), [])
+    end: isoParam(end) }), [], s)
     .catch(report);
 }
 
 // ---- files -------------------------------------------------------------------------------------------
 
-async function loadFiles(path, previous) {
-  const page = await api(path);
-  state.filesPages = previous.concat([path]);
-  renderFiles(page);
+/** A page of files of the search "of"; an answer, or a failure, that comes after a newer request is dropped. */
+async function loadFiles(path, previous, of) {
+  const asked = ++state.asked.files;
+  let page;
+  try {
+    page = await api(path);
+  } catch (e) {
+    if (asked === state.asked.files) {
+      throw e;
+    }
+    return;
+  }
+  if (asked === state.asked.files) {
+    state.filesPages = previous.concat([path]);
+    state.filesOf = of;
+    renderFiles(page);
+  }
 }
 
 function renderFiles(page) {
@@ -519,14 +543,14 @@ function renderFiles(page) {
 
 function nextFiles() {
   if (state.nextFiles) {
-    loadFiles(state.nextFiles, state.filesPages).catch(report);
+    loadFiles(state.nextFiles, state.filesPages, state.filesOf).catch(report);
   }
 }
 
 function previousFiles() {
   if (state.filesPages.length > 1) {
     const pages = state.filesPages.slice(0, -1);
-    loadFiles(pages[pages.length - 1], pages.slice(0, -1)).catch(report);
+    loadFiles(pages[pages.length - 1], pages.slice(0, -1), state.filesOf).catch(report);
   }
 }
 
@@ -558,6 +582,8 @@ function showHash() {
     return;
   }
   state.selected = null;
+  state.asked.files++;
+  state.asked.coverage++;
   for (const row of $("feeds").tBodies[0].rows) {
     row.classList.remove("selected");
   }

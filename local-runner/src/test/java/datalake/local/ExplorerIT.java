@@ -310,6 +310,36 @@ class ExplorerIT {
     }
 
     @Test
+    @Order(10)
+    void anAnswerToAnEarlierSearchThatComesLateDoesNotReplaceTheLaterSearchs() {
+        // given the answers about the sensor held back until the test lets them go
+        js("window.held = []; window.arrived = []; const fetchNow = window.fetch;"
+                + " window.fetch = (url, options) => {"
+                + "   if (!String(url).includes('what=sensor')) { return fetchNow(url, options); }"
+                + "   const answer = new Promise((go) => window.held.push(go)).then(() => fetchNow(url, options))"
+                + "     .then((r) => r.text().then((text) => new Response(text, { status: r.status, headers: r.headers })));"
+                + "   window.arrived.push(answer);"
+                + "   return answer;"
+                + " };");
+        search("sensor", "probe01", Long.toString(first), Long.toString(first + HOURS * HOUR - 1), "hour");
+        search("syslog", "webserver01", "", "", "auto");
+        browser.await(d -> one("#coverage-title").getText().equals("Coverage of syslog from webserver01")
+                && listed("webserver01"));
+        List<String> syslog = ids();
+        assertEquals(2L, js("return window.held.length"), "the sensor's files and coverage are held");
+
+        // when the sensor's answers arrive after them (and the page has had time to take them)
+        ((JavascriptExecutor) browser.driver).executeAsyncScript("const done = arguments[arguments.length - 1];"
+                + " window.held.forEach((go) => go()); Promise.all(window.arrived).then(() => setTimeout(done, 500));");
+
+        // then the page still shows the later search
+        assertEquals("Coverage of syslog from webserver01", one("#coverage-title").getText());
+        assertEquals(syslog, ids());
+        assertTrue(all("#timeline .bin").size() <= 8, "a week of syslog days, not the sensor's hours");
+        browser.driver.navigate().refresh();
+    }
+
+    @Test
     @Order(12)
     void a403SaysWhatTheApiSaidAndTheSigningHintOnlyWhenTheRequestWasNotSigned() {
         String notAllowed = "User: arn:aws:iam::123456789012:user/ana is not authorized to perform: execute-api:Invoke";
