@@ -350,6 +350,9 @@ async function loadCoverage(s) {
       start: isoParam(s.start), end: isoParam(s.end), step: stepFor(s) }));
   } catch (e) {
     if (asked === state.asked.coverage) {
+      // not the previous search's timeline under this one's error
+      $("coverage-section").hidden = true;
+      $("skip-timeline").hidden = true;
       throw e;
     }
     return;
@@ -484,6 +487,9 @@ async function loadFiles(path, previous, of) {
     page = await api(path);
   } catch (e) {
     if (asked === state.asked.files) {
+      $("files-section").hidden = true;
+      state.nextFiles = null;
+      state.filesPages = [];
       throw e;
     }
     return;

@@ -36,7 +36,9 @@ import org.openqa.selenium.support.ui.Select;
  * one tab stop, reached by a skip link and walked with the arrow keys, its axis labelled at regular
  * intervals; every time on the page has one format, and one file is "1 file". An upper-case what gets
  * our sentence in place of the previous error; a work_id search that keeps an opened feed's where says
- * so and offers every where. The test saves a screenshot (target/explorer.png).
+ * so and offers every where. A bar lists the files it counts, of the search that drew it; a late answer to an
+ * earlier search, a failed search, a 403, times in seconds, a malformed link, Back and Forward, and blocked
+ * site data each leave the page showing what was asked last. The test saves a screenshot (target/explorer.png).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -336,6 +338,24 @@ class ExplorerIT {
         assertEquals("Coverage of syslog from webserver01", one("#coverage-title").getText());
         assertEquals(syslog, ids());
         assertTrue(all("#timeline .bin").size() <= 8, "a week of syslog days, not the sensor's hours");
+        browser.driver.navigate().refresh();
+    }
+
+    @Test
+    @Order(11)
+    void aFailedSearchLeavesNoResultsOfThePreviousSearchUnderIt() {
+        // given the sensor's results
+        search("sensor", "probe01", Long.toString(first), Long.toString(first + HOURS * HOUR - 1), "hour");
+        browser.await(d -> all("#timeline .bin").size() == HOURS && listed("probe01"));
+
+        // when a search fails: forty days are too many hours for the coverage, and its files do not come
+        js("const fetchNow = window.fetch; window.fetch = (url, options) => String(url).startsWith('/v0/archive/files/')"
+                + " ? Promise.reject(new TypeError('Failed to fetch')) : fetchNow(url, options);");
+        search("sensor", "probe01", Long.toString(first - 40 * DAY), Long.toString(first), "hour");
+
+        // then its error shows, and neither the sensor's timeline nor its files of before
+        browser.await(d -> one("#status").getText().contains("RangeTooLong") || one("#status").getText().contains("answer"));
+        browser.await(d -> !one("#coverage-section").isDisplayed() && !one("#files-section").isDisplayed());
         browser.driver.navigate().refresh();
     }
 
