@@ -22,7 +22,7 @@ const state = {
   binWidth: DAY,    // the coverage step shown, in ms
   coverageOf: null, // the search whose coverage is shown
   filesOf: null,    // the search whose files are listed
-  hash: null,       // the hash the last search wrote (its own hashchange is no news)
+  hash: null,       // the hash the page shows (the hashchange of a search's own hash is no news)
   asked: { files: 0, coverage: 0 }, // the number of each section's newest request: older answers are dropped
 };
 
@@ -288,7 +288,8 @@ function invalidField(s) {
   return null;
 }
 
-async function search() {
+/** Runs the form's search; fromHash: it is the hash's, which it rewrites in the page's form, adding no history. */
+async function search(fromHash) {
   const s = selection();
   if (!s.what) {
     setStatus("Give a what (or pick a feed).", true);
@@ -312,7 +313,11 @@ async function search() {
   }
   state.hash = query({ what: s.what, where: s.where, work_id: s.workId, start: s.workId ? "" : isoParam(s.start),
     end: s.workId ? "" : isoParam(s.end), step: s.step === "auto" ? "" : s.step });
-  location.hash = state.hash;
+  if (fromHash) {
+    history.replaceState(null, "", "#" + state.hash);
+  } else {
+    location.hash = state.hash;
+  }
   setStatus("");
   const files = s.workId
     ? "/v0/archive/files/?" + query({ what: s.what, where: s.where, work_id: s.workId })
@@ -583,8 +588,9 @@ function restoreFromHash() {
 
 /** The search of the URL's hash, or none (Back to the page as it opened). */
 function showHash() {
+  state.hash = location.hash.slice(1);
   if (restoreFromHash()) {
-    search();
+    search(true);
     return;
   }
   state.selected = null;

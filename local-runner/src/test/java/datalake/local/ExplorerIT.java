@@ -408,6 +408,17 @@ class ExplorerIT {
         browser.await(d -> one("#status").getText().startsWith("Give start and end as ISO-8601 times"));
         assertEquals("x", one("#q-start").getDomProperty("value"));
 
+        // a link written otherwise than the page writes its hash (milliseconds): Back leaves it, not back into it,
+        // and Forward returns to it
+        browser.driver.get(runner.api + "/");
+        browser.driver.get(runner.api + "/#what=sensor&where=probe01&start=" + first + "&end=" + (first + HOURS * HOUR - 1)
+                + "&step=hour");
+        browser.await(d -> all("#timeline .bin").size() == HOURS);
+        browser.driver.navigate().back();
+        browser.await(d -> !one("#coverage-section").isDisplayed() && one("#q-what").getDomProperty("value").isEmpty());
+        browser.driver.navigate().forward();
+        browser.await(d -> one("#coverage-section").isDisplayed() && all("#timeline .bin").size() == HOURS);
+
         // two searches, then Back and Forward
         search("sensor", "probe01", Long.toString(first), Long.toString(first + HOURS * HOUR - 1), "hour");
         browser.await(d -> all("#timeline .bin").size() == HOURS);
