@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -74,8 +75,10 @@ final class BrowserHarness implements AutoCloseable {
         return file;
     }
 
+    /** Waits for the condition, evaluated again when the page replaced an element it was reading. */
     <T> T await(Function<WebDriver, T> condition) {
-        return new WebDriverWait(driver, Duration.ofSeconds(20)).until(condition::apply);
+        return new WebDriverWait(driver, Duration.ofSeconds(20)).ignoring(StaleElementReferenceException.class)
+                .until(condition::apply);
     }
 
     void screenshot(Path file) throws IOException {
