@@ -6,6 +6,12 @@
 
 const HOUR = 3600000;
 const DAY = 24 * HOUR;
+/** Numbers up to this are seconds since the epoch, larger ones milliseconds, as the API reads them. */
+const SECONDS_CUTOFF = 100000000000;
+/** Years 1 to 9999, the times the API takes. */
+const MIN_MS = -62135596800000;
+const MAX_MS = 253402300799999;
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const $ = (id) => document.getElementById(id);
 
 const state = {
@@ -14,7 +20,10 @@ const state = {
   filesPages: [],   // the paths of the pages seen so far, for "Previous page"
   nextFiles: null,  // the path of the next page of files
   binWidth: DAY,    // the coverage step shown, in ms
+  coverageOf: null, // the search whose coverage is shown
   filesOf: null,    // the search whose files are listed
+  hash: null,       // the hash the page shows (the hashchange of a search's own hash is no news)
+  asked: { files: 0, coverage: 0 }, // the number of each section's newest request: older answers are dropped
 };
 
 // ---- the API -------------------------------------------------------------------------------------
@@ -47,8 +56,10 @@ async function api(path) {
     body = null;
   }
   if (!response.ok) {
-    if (response.status === 403) {
-      throw new ApiError(403, "Forbidden", "The API answered 403 Forbidden: it takes signed requests only. "
+    // API Gateway's whole answer to an unsigned request; its other 403s (a key not allowed, an expired
+    // token) say what is wrong themselves.
+    if (response.status === 403 && (!body || !body.message || body.message === "Forbidden")) {
+      throw new ApiError(403, null, "The API answered 403 Forbidden: it takes signed requests only. "
         + "Open the page through scripts/explore.sh, which signs them with your AWS credentials.");
     }
     const code = body && body.code ? body.code : "HTTP " + response.status;
@@ -110,20 +121,33 @@ function bytes(n) {
   return (i === 0 ? v : v.toFixed(1)) + " " + units[i];
 }
 
-/** Milliseconds from "now", a number of ms, or ISO-8601 text (UTC when no zone is given); NaN if none. */
+/**
+ * Milliseconds from "now", a number, or ISO-8601 text (UTC when no zone is given), read as the API and the
+ * datalake client read them: a number up to 100,000,000,000 is seconds, a larger one milliseconds. NaN if
+ * none, or outside the years 1 to 9999.
+ */
 function parseTime(text, fallback) {
   const t = (text || "").trim();
   if (t === "") {
     return fallback;
   }
+  let ms;
   if (t.toLowerCase() === "now") {
-    return Date.now();
+    ms = Date.now();
+  } else if (NUMBER.test(t)) {
+    const n = Number(t);
+    // to whole microseconds, then towards zero, as the API does
+    ms = Math.trunc(Math.round(n <= SECONDS_CUTOFF ? n * 1e6 : n * 1e3) / 1e3);
+  } else {
+    const zoned = /([zZ]|[+-]\d\d:?\d\d)$/.test(t) || /^\d{4}-\d\d-\d\d$/.test(t) ? t : t + "Z";
+    ms = Date.parse(zoned.replace(" ", "T"));
   }
-  if (/^-?\d+$/.test(t)) {
-    return Number(t);
-  }
-  const zoned = /([zZ]|[+-]\d\d:?\d\d)$/.test(t) || /^\d{4}-\d\d-\d\d$/.test(t) ? t : t + "Z";
-  return Date.parse(zoned.replace(" ", "T"));
+  return ms >= MIN_MS && ms <= MAX_MS ? ms : NaN;
+}
+
+/** A time as the page sends it: ISO-8601, which no reader takes for seconds (the hash too). */
+function isoParam(ms) {
+  return new Date(ms).toISOString();
 }
 
 function cell(row, text, className) {
@@ -143,7 +167,7 @@ function setStatus(text, isError) {
 }
 
 function report(error) {
-  setStatus(error instanceof ApiError ? error.message + (error.code && error.status >= 400 && error.status !== 403
+  setStatus(error instanceof ApiError ? error.message + (error.code && error.status >= 400
     ? " (" + error.code + ")" : "") : String(error), true);
 }
 
@@ -264,7 +288,8 @@ function invalidField(s) {
   return null;
 }
 
-async function search() {
+/** Runs the form's search; fromHash: it is the hash's, which it rewrites in the page's form, adding no history. */
+async function search(fromHash) {
   const s = selection();
   if (!s.what) {
     setStatus("Give a what (or pick a feed).", true);
@@ -278,22 +303,28 @@ async function search() {
     return;
   }
   if (!s.workId && (Number.isNaN(s.start) || Number.isNaN(s.end))) {
-    setStatus("Give start and end as ISO-8601 times (2026-01-01T00:00Z) or milliseconds.", true);
+    setStatus("Give start and end as ISO-8601 times (2026-01-01T00:00Z), or as seconds or milliseconds since 1970,"
+      + " in the years 1 to 9999.", true);
     return;
   }
   state.selected = s.where ? s.what + ":" + s.where : null;
   for (const row of $("feeds").tBodies[0].rows) {
     row.classList.toggle("selected", row.dataset.feed === state.selected);
   }
-  location.hash = query({ what: s.what, where: s.where, work_id: s.workId,
-    start: s.workId ? "" : s.start, end: s.workId ? "" : s.end, step: s.step === "auto" ? "" : s.step });
+  state.hash = query({ what: s.what, where: s.where, work_id: s.workId, start: s.workId ? "" : isoParam(s.start),
+    end: s.workId ? "" : isoParam(s.end), step: s.step === "auto" ? "" : s.step });
+  if (fromHash) {
+    history.replaceState(null, "", "#" + state.hash);
+  } else {
+    location.hash = state.hash;
+  }
   setStatus("");
   const files = s.workId
     ? "/v0/archive/files/?" + query({ what: s.what, where: s.where, work_id: s.workId })
-    : "/v0/archive/files/?" + query({ what: s.what, where: s.where, start: s.start, end: s.end });
-  state.filesOf = s;
-  const jobs = [loadFiles(files, [])];
+    : "/v0/archive/files/?" + query({ what: s.what, where: s.where, start: isoParam(s.start), end: isoParam(s.end) });
+  const jobs = [loadFiles(files, [], s)];
   if (s.workId) {
+    state.asked.coverage++;
     $("coverage-section").hidden = true;
     $("skip-timeline").hidden = true;
   } else {
@@ -315,11 +346,25 @@ function stepFor(s) {
   return s.end - s.start <= 4 * DAY ? "hour" : "day";
 }
 
+/** The coverage of search s; an answer, or a failure, that comes after a newer request is dropped. */
 async function loadCoverage(s) {
-  const step = stepFor(s);
-  const coverage = await api("/v0/archive/coverage/?" + query({ what: s.what, where: s.where, start: s.start,
-    end: s.end, step }));
-  renderCoverage(s, coverage);
+  const asked = ++state.asked.coverage;
+  let coverage;
+  try {
+    coverage = await api("/v0/archive/coverage/?" + query({ what: s.what, where: s.where,
+      start: isoParam(s.start), end: isoParam(s.end), step: stepFor(s) }));
+  } catch (e) {
+    if (asked === state.asked.coverage) {
+      // not the previous search's timeline under this one's error
+      $("coverage-section").hidden = true;
+      $("skip-timeline").hidden = true;
+      throw e;
+    }
+    return;
+  }
+  if (asked === state.asked.coverage) {
+    renderCoverage(s, coverage);
+  }
 }
 
 function renderCoverage(s, coverage) {
@@ -343,15 +388,19 @@ function renderCoverage(s, coverage) {
     el.tabIndex = bins.childNodes.length === 0 ? 0 : -1;
     bins.appendChild(el);
     if (bin.files === 0) {
+      // Only the part of the bin within the search was counted: the first and last bins may reach beyond.
+      const gapStart = Math.max(bin.start, s.start);
+      const gapEnd = Math.min(bin.start + width, s.end);
       const last = gaps[gaps.length - 1];
-      if (last && last.end === bin.start) {
-        last.end = bin.start + width;
+      if (last && last.end === gapStart) {
+        last.end = gapEnd;
       } else {
-        gaps.push({ start: bin.start, end: bin.start + width });
+        gaps.push({ start: gapStart, end: gapEnd });
       }
     }
   }
   state.binWidth = width;
+  state.coverageOf = s;
   $("timeline").replaceChildren(bins);
   const from = coverage.bins.length ? coverage.bins[0].start : s.start;
   renderAxis(from, coverage.bins.length ? coverage.bins[coverage.bins.length - 1].start + width : s.end);
@@ -422,20 +471,39 @@ function focusBar(bar) {
   bar.focus();
 }
 
+/** The files a bar counts: those touching its part of the search that drew it (the form may hold another). */
 function showBin(bin) {
-  const start = Number(bin.dataset.start);
-  const width = state.binWidth;
-  const s = selection();
-  loadFiles("/v0/archive/files/?" + query({ what: s.what, where: s.where, start, end: start + width - 1 }), [])
+  const s = state.coverageOf;
+  const binStart = Number(bin.dataset.start);
+  const start = Math.max(binStart, s.start);
+  const end = Math.min(binStart + state.binWidth - 1, s.end);
+  loadFiles("/v0/archive/files/?" + query({ what: s.what, where: s.where, start: isoParam(start),
+    end: isoParam(end) }), [], s)
     .catch(report);
 }
 
 // ---- files -------------------------------------------------------------------------------------------
 
-async function loadFiles(path, previous) {
-  const page = await api(path);
-  state.filesPages = previous.concat([path]);
-  renderFiles(page);
+/** A page of files of the search "of"; an answer, or a failure, that comes after a newer request is dropped. */
+async function loadFiles(path, previous, of) {
+  const asked = ++state.asked.files;
+  let page;
+  try {
+    page = await api(path);
+  } catch (e) {
+    if (asked === state.asked.files) {
+      $("files-section").hidden = true;
+      state.nextFiles = null;
+      state.filesPages = [];
+      throw e;
+    }
+    return;
+  }
+  if (asked === state.asked.files) {
+    state.filesPages = previous.concat([path]);
+    state.filesOf = of;
+    renderFiles(page);
+  }
 }
 
 function renderFiles(page) {
@@ -486,35 +554,76 @@ function renderFiles(page) {
 
 function nextFiles() {
   if (state.nextFiles) {
-    loadFiles(state.nextFiles, state.filesPages).catch(report);
+    loadFiles(state.nextFiles, state.filesPages, state.filesOf).catch(report);
   }
 }
 
 function previousFiles() {
   if (state.filesPages.length > 1) {
     const pages = state.filesPages.slice(0, -1);
-    loadFiles(pages[pages.length - 1], pages.slice(0, -1)).catch(report);
+    loadFiles(pages[pages.length - 1], pages.slice(0, -1), state.filesOf).catch(report);
   }
 }
 
 // ---- wiring ------------------------------------------------------------------------------------------
 
+/** A time from a link as the form shows it; text that is no time stays as it is, for search() to name. */
+function formTime(text) {
+  const ms = parseTime(text, NaN);
+  return Number.isNaN(ms) ? text : iso(ms).replace(" ", "T");
+}
+
+/** Fills the form from the URL's hash (a link, Back, Forward); false when the hash holds no search. */
 function restoreFromHash() {
   const params = new URLSearchParams(location.hash.slice(1));
-  if (!params.get("what")) {
-    return false;
+  const value = (name) => params.get(name) || "";
+  $("q-what").value = value("what");
+  $("q-where").value = value("where");
+  $("q-work-id").value = value("work_id");
+  $("q-start").value = formTime(value("start"));
+  $("q-end").value = formTime(value("end"));
+  $("q-step").value = ["hour", "day"].includes(value("step")) ? value("step") : "auto";
+  return value("what") !== "";
+}
+
+/** The search of the URL's hash, or none (Back to the page as it opened). */
+function showHash() {
+  state.hash = location.hash.slice(1);
+  if (restoreFromHash()) {
+    search(true);
+    return;
   }
-  $("q-what").value = params.get("what") || "";
-  $("q-where").value = params.get("where") || "";
-  $("q-work-id").value = params.get("work_id") || "";
-  $("q-start").value = params.get("start") ? iso(Number(params.get("start"))).replace(" ", "T") : "";
-  $("q-end").value = params.get("end") ? iso(Number(params.get("end"))).replace(" ", "T") : "";
-  $("q-step").value = params.get("step") || "auto";
-  return true;
+  state.selected = null;
+  state.asked.files++;
+  state.asked.coverage++;
+  for (const row of $("feeds").tBodies[0].rows) {
+    row.classList.remove("selected");
+  }
+  for (const id of ["coverage-section", "skip-timeline", "files-section"]) {
+    $(id).hidden = true;
+  }
+  setStatus("");
+}
+
+/** The stale threshold chosen last time; null when none, or when the browser keeps nothing for the page. */
+function savedStaleHours() {
+  try {
+    return localStorage.getItem("datalake.staleHours");
+  } catch (e) {
+    return null; // cookies and site data blocked: reading localStorage throws
+  }
+}
+
+function saveStaleHours(value) {
+  try {
+    localStorage.setItem("datalake.staleHours", value);
+  } catch (e) {
+    // blocked or full: the threshold holds until the page is closed
+  }
 }
 
 function init() {
-  const saved = localStorage.getItem("datalake.staleHours");
+  const saved = savedStaleHours();
   if (saved !== null) {
     $("stale-hours").value = saved;
   }
@@ -523,7 +632,7 @@ function init() {
     search();
   });
   $("stale-hours").addEventListener("input", () => {
-    localStorage.setItem("datalake.staleHours", $("stale-hours").value);
+    saveStaleHours($("stale-hours").value);
     renderFeeds();
   });
   $("feeds-filter").addEventListener("input", renderFeeds);
@@ -569,9 +678,14 @@ function init() {
       previousFiles();
     }
   });
+  window.addEventListener("hashchange", () => {
+    if (location.hash.slice(1) !== state.hash) {
+      showHash();
+    }
+  });
   loadFeeds().catch(report);
-  if (restoreFromHash()) {
-    search();
+  if (location.hash.length > 1) {
+    showHash();
   }
 }
 

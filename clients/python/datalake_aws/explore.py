@@ -1,8 +1,9 @@
 """A local signing proxy for the explorer page, like ``kubectl proxy``: ``scripts/explore.sh``.
 
 It listens on 127.0.0.1 only, serves the page's files at ``/``, and forwards the page's GET requests
-under ``/v0/`` to the deployed API with this machine's credentials (SigV4 or a bearer token, through
-the sessions of this package), so the deployed API stays closed and never serves the page itself.
+under ``/v0/`` (or under the API URL's own path, a stage's ``/prod/v0/`` as its ``next`` links read) to
+the deployed API with this machine's credentials (SigV4 or a bearer token, through the sessions of this
+package), so the deployed API stays closed and never serves the page itself.
 Redirects (``/data``'s presigned S3 link) are passed to the browser as they are: the browser fetches
 the file from S3 directly, without any API credentials.
 
@@ -23,6 +24,12 @@ from datalake_aws.sessions import BearerTokenSession, SigV4Session
 
 #: The proxy's answer line once it listens; scripts and tests wait for it.
 READY = "datalake explore: ready"
+#: The datalake client's configuration file when DATALAKE_CONFIG names none (its config_helpers.DEFAULT_CONFIG).
+DEFAULT_CONFIG = "/etc/datalake.env"
+#: The datalake client's DATALAKE_SESSION_CLASS values that are one of --auth's ways.
+_AUTH_OF_SESSION_CLASS = {"datalake_aws.SigV4Session": "iam", "datalake_aws.sessions.SigV4Session": "iam",
+                          "datalake_aws.BearerTokenSession": "jwt", "datalake_aws.sessions.BearerTokenSession": "jwt",
+                          "requests.Session": "none", "requests.sessions.Session": "none"}
 _FORWARDED_RESPONSE_HEADERS = ("content-type", "location", "cache-control")
 _PAGE_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png"}
@@ -34,6 +41,33 @@ def session_for(auth, api_url):
     if auth == "jwt":
         return BearerTokenSession(api_url=api_url)
     return requests.Session()
+
+
+def load_config():
+    """Loads DATALAKE_CONFIG's file (default /etc/datalake.env, when it exists) into the environment, as
+    the datalake client does: variables already set win over the file's."""
+    path = os.environ.get("DATALAKE_CONFIG", DEFAULT_CONFIG)
+    if not os.path.exists(path):
+        if path != DEFAULT_CONFIG:
+            raise ValueError("DATALAKE_CONFIG names %s, which does not exist." % path)
+        return
+    try:
+        from dotenv import load_dotenv
+    except ImportError:
+        raise ValueError("reading %s needs python-dotenv, which the datalake client installs (pip install "
+                         "datalake), or unset DATALAKE_CONFIG." % path) from None
+    load_dotenv(path)
+
+
+def auth_of_session_class():
+    """The --auth that does what DATALAKE_SESSION_CLASS makes the datalake client do (iam when unset)."""
+    session_class = os.environ.get("DATALAKE_SESSION_CLASS")
+    if not session_class:
+        return "iam"
+    if session_class not in _AUTH_OF_SESSION_CLASS:
+        raise ValueError("DATALAKE_SESSION_CLASS is %s, which the proxy cannot sign with: give --auth iam, jwt "
+                         "or none." % session_class)
+    return _AUTH_OF_SESSION_CLASS[session_class]
 
 
 def page_files(page_dir):
@@ -58,6 +92,8 @@ class ExplorerProxy(ThreadingHTTPServer):
     def __init__(self, port, api_url, session, files):
         super().__init__(("127.0.0.1", port), ProxyHandler)
         self.api_url = api_url.rstrip("/")
+        # An API under a path (a stage: https://host/prod) writes it into its next links, which the page asks here.
+        self.api_prefix = urlsplit(self.api_url).path
         self.session = session
         self.files = files
         self.hosts = {"127.0.0.1:%d" % self.server_port, "localhost:%d" % self.server_port}
@@ -88,6 +124,8 @@ class ProxyHandler(BaseHTTPRequestHandler):
             return self.reply(400, "text/plain; charset=utf-8", b"Bad path.\n")
         target = urlsplit(self.path)
         path = target.path
+        if self.server.api_prefix and path.startswith(self.server.api_prefix + "/v0/"):
+            path = path[len(self.server.api_prefix):]
         if path.startswith("/v0/"):
             # forwarded as a path of the API's own URL, never one that leaves /v0/ once normalised
             if any(part in (".", "..") for part in path.split("/")):
@@ -134,19 +172,37 @@ class ProxyHandler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
 
-def main(argv=None):
+def options(argv=None):
+    """The command line's options; exits with one sentence when they cannot work."""
     parser = argparse.ArgumentParser(prog="datalake-explore", description="Serves the explorer page on "
-                                     "127.0.0.1 and signs its calls to a deployed datalake API.")
-    parser.add_argument("--api", default=os.environ.get("DATALAKE_HTTP_URL"),
-                        help="the API's URL (default: DATALAKE_HTTP_URL)")
-    parser.add_argument("--auth", choices=("iam", "jwt", "none"), default="iam",
-                        help="iam: SigV4 with the AWS credential chain (default); jwt: a bearer token from "
-                             "DATALAKE_API_TOKEN or DATALAKE_API_TOKEN_COMMAND; none: plain requests")
+                                     "127.0.0.1 and signs its calls to a deployed datalake API. Reads the "
+                                     "datalake client's DATALAKE_CONFIG file (default %s) first." % DEFAULT_CONFIG)
+    parser.add_argument("--api", help="the API's URL (default: DATALAKE_HTTP_URL)")
+    parser.add_argument("--auth", choices=("iam", "jwt", "none"),
+                        help="iam: SigV4 with the AWS credential chain; jwt: a bearer token from DATALAKE_API_TOKEN "
+                             "or DATALAKE_API_TOKEN_COMMAND; none: plain requests (default: as DATALAKE_SESSION_CLASS "
+                             "says, else iam)")
     parser.add_argument("--port", type=int, default=8001, help="local port (default 8001; 0 for a free one)")
     parser.add_argument("--page-dir", required=True, help="the explorer page's directory")
     args = parser.parse_args(argv)
+    try:
+        load_config()
+        args.api = args.api or os.environ.get("DATALAKE_HTTP_URL")
+        args.auth = args.auth or auth_of_session_class()
+    except ValueError as e:
+        parser.error(str(e))
     if not args.api:
         parser.error("give --api URL or set DATALAKE_HTTP_URL")
+    api = urlsplit(args.api)
+    if api.scheme not in ("http", "https") or not api.netloc:
+        # requests would refuse every call, so the proxy would start "ready" and answer 502 forever
+        parser.error("the API's URL must start with https:// or http:// (as in "
+                     "https://abc123.execute-api.us-east-1.amazonaws.com), not %s" % args.api)
+    return args
+
+
+def main(argv=None):
+    args = options(argv)
     try:
         files = page_files(args.page_dir)
         session = session_for(args.auth, args.api)

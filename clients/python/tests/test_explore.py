@@ -2,13 +2,15 @@
 
 import http.client
 import json
+import os
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import requests
 
-from datalake_aws.explore import ExplorerProxy, page_files
+from datalake_aws import explore
+from datalake_aws.explore import READY, ExplorerProxy, page_files
 
 
 class FakeApi(BaseHTTPRequestHandler):
@@ -32,15 +34,22 @@ class FakeApi(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
 
-@pytest.fixture
-def proxy(tmp_path):
+def serve(tmp_path, api_path=""):
+    """The proxy in front of a FakeApi whose URL is its address plus ``api_path`` (a stage)."""
     (tmp_path / "index.html").write_text("<title>datalake explorer</title>")
     (tmp_path / "explorer.js").write_text("// js")
     api = ThreadingHTTPServer(("127.0.0.1", 0), FakeApi)
     api.seen = []
     threading.Thread(target=api.serve_forever, daemon=True).start()
-    server = ExplorerProxy(0, "http://127.0.0.1:%d" % api.server_port, requests.Session(), page_files(str(tmp_path)))
+    server = ExplorerProxy(0, "http://127.0.0.1:%d%s" % (api.server_port, api_path), requests.Session(),
+                           page_files(str(tmp_path)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, api
+
+
+@pytest.fixture
+def proxy(tmp_path):
+    server, api = serve(tmp_path)
     yield server, api
     server.shutdown()
     api.shutdown()
@@ -107,6 +116,22 @@ def test_refuses_what_another_sites_page_sends_and_paths_that_leave_v0(proxy):
     assert [path for path, _ in api.seen] == ["/v0/archive/feeds/", "/v0/archive/feeds/?what=a"]
 
 
+def test_an_api_under_a_stage_is_paged_through_its_next_links(tmp_path):
+    server, api = serve(tmp_path, "/prod/")
+    try:
+        # the page's own calls, and a next link as the API writes it (https://host/prod/v0/...), made local
+        first = get(server, "/v0/archive/files/?what=a&start=1&end=2")
+        following = get(server, "/prod/v0/archive/files/?what=a&cursor=c2")
+        leaving = get(server, "/prod/v0/../secret")
+        elsewhere = get(server, "/prod/index.html")
+    finally:
+        server.shutdown()
+        api.shutdown()
+    assert (first[0], following[0], leaving[0], elsewhere[0]) == (200, 200, 400, 404)
+    assert [path for path, _ in api.seen] == ["/prod/v0/archive/files/?what=a&start=1&end=2",
+                                              "/prod/v0/archive/files/?what=a&cursor=c2"]
+
+
 def test_credentials_that_fail_are_a_json_answer_without_a_traceback(tmp_path):
     class Failing(requests.Session):
         def get(self, *args, **kwargs):
@@ -122,3 +147,65 @@ def test_credentials_that_fail_are_a_json_answer_without_a_traceback(tmp_path):
     assert status == 502 and headers["content-type"] == "application/json"
     assert json.loads(body)["code"] == "ProxyCredentials"
     assert b"secret-ish" not in body
+
+
+def test_an_api_url_without_a_scheme_is_refused_at_start_up(tmp_path, monkeypatch, capsys):
+    (tmp_path / "index.html").write_text("<title>x</title>")
+    # it would otherwise serve "ready" and answer 502 to every call, requests refusing the URL
+    monkeypatch.setattr(ExplorerProxy, "serve_forever", lambda self: None)
+    with pytest.raises(SystemExit) as refused:
+        explore.main(["--api", "abc123.execute-api.us-east-1.amazonaws.com", "--auth", "none", "--port", "0",
+                      "--page-dir", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert refused.value.code == 2 and READY not in out
+    assert "must start with https:// or http://" in err and "abc123.execute-api" in err
+
+
+@pytest.fixture
+def environ(monkeypatch):
+    """The process environment without DATALAKE_ variables, restored afterwards (a config file adds to it)."""
+    saved = dict(os.environ)
+    for name in [name for name in os.environ if name.startswith("DATALAKE_")]:
+        monkeypatch.delenv(name)
+    yield os.environ
+    os.environ.clear()
+    os.environ.update(saved)
+
+
+def test_the_datalake_clients_config_file_and_session_class_give_the_defaults(tmp_path, environ):
+    config = tmp_path / "datalake.env"
+    config.write_text("DATALAKE_HTTP_URL=https://abc123.execute-api.eu-west-1.amazonaws.com/prod\n"
+                      "DATALAKE_SESSION_CLASS=datalake_aws.BearerTokenSession\n")
+    environ["DATALAKE_CONFIG"] = str(config)
+
+    from_file = explore.options(["--page-dir", str(tmp_path)])
+    given = explore.options(["--page-dir", str(tmp_path), "--api", "http://127.0.0.1:8080", "--auth", "iam"])
+
+    assert (from_file.api, from_file.auth) == ("https://abc123.execute-api.eu-west-1.amazonaws.com/prod", "jwt")
+    assert (given.api, given.auth) == ("http://127.0.0.1:8080", "iam")
+
+
+def test_a_variable_set_wins_over_the_config_file_as_in_the_datalake_client(tmp_path, environ):
+    config = tmp_path / "datalake.env"
+    config.write_text("DATALAKE_HTTP_URL=https://from-the-file.example.com\n")
+    environ.update({"DATALAKE_CONFIG": str(config), "DATALAKE_HTTP_URL": "https://from-the-environment.example.com",
+                    "DATALAKE_SESSION_CLASS": "datalake_aws.SigV4Session"})
+
+    args = explore.options(["--page-dir", str(tmp_path)])
+
+    assert (args.api, args.auth) == ("https://from-the-environment.example.com", "iam")
+
+
+@pytest.mark.parametrize("variable, value, sentence", [
+    ("DATALAKE_CONFIG", "/nonexistent/datalake.env", "DATALAKE_CONFIG names /nonexistent/datalake.env, which does "
+                                                     "not exist."),
+    ("DATALAKE_SESSION_CLASS", "mycompany.KerberosSession", "DATALAKE_SESSION_CLASS is mycompany.KerberosSession, "
+                                                            "which the proxy cannot sign with: give --auth iam, jwt "
+                                                            "or none."),
+])
+def test_a_configuration_it_cannot_follow_is_one_sentence(tmp_path, environ, capsys, variable, value, sentence):
+    environ.update({variable: value, "DATALAKE_HTTP_URL": "https://datalake.example.com"})
+    with pytest.raises(SystemExit) as refused:
+        explore.options(["--page-dir", str(tmp_path)])
+    assert refused.value.code == 2
+    assert capsys.readouterr().err.endswith("error: " + sentence + "\n")

@@ -5,9 +5,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -35,12 +37,22 @@ final class BrowserHarness implements AutoCloseable {
     }
 
     static BrowserHarness start() throws IOException {
+        return start(new ChromeOptions());
+    }
+
+    /** A browser whose user blocks cookies and site data: reading the page's localStorage throws. */
+    static BrowserHarness withSiteDataBlocked() throws IOException {
+        ChromeOptions options = new ChromeOptions();
+        options.setExperimentalOption("prefs", Map.of("profile.default_content_setting_values.cookies", 2));
+        return start(options);
+    }
+
+    private static BrowserHarness start(ChromeOptions options) throws IOException {
         Assumptions.assumeFalse("1".equals(System.getenv("DATALAKE_SKIP_BROWSER")),
                 "DATALAKE_SKIP_BROWSER=1: scripts/test.sh could not install Chromium on this machine");
         File chromium = executable("DATALAKE_CHROMIUM", "/usr/bin/chromium");
         File chromedriver = executable("DATALAKE_CHROMEDRIVER", "/usr/bin/chromedriver");
         Path profile = Files.createTempDirectory("datalake-chromium");
-        ChromeOptions options = new ChromeOptions();
         options.setBinary(chromium);
         // This machine's network is closed: without the background-networking flags Chromium's own
         // connections are refused and slow it down; a fresh profile keeps runs independent.
@@ -63,8 +75,10 @@ final class BrowserHarness implements AutoCloseable {
         return file;
     }
 
+    /** Waits for the condition, evaluated again when the page replaced an element it was reading. */
     <T> T await(Function<WebDriver, T> condition) {
-        return new WebDriverWait(driver, Duration.ofSeconds(20)).until(condition::apply);
+        return new WebDriverWait(driver, Duration.ofSeconds(20)).ignoring(StaleElementReferenceException.class)
+                .until(condition::apply);
     }
 
     void screenshot(Path file) throws IOException {
