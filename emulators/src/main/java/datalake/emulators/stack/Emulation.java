@@ -85,8 +85,8 @@ final class Emulation {
                         "NotificationConfiguration.TopicConfigurations", "NotificationConfiguration.QueueConfigurations"),
                 Map.of("NotificationConfiguration", "topic and queue configurations with their events and key filters;"
                                 + " moto omits the sequencer of each record",
-                        "VersioningConfiguration", "set; moto sends no notification for a delete marker (tests send"
-                                + " what S3 sends)",
+                        "VersioningConfiguration", "set, except by `scripts/local.sh` and tests that delete (moto"
+                                + " notifies no delete marker; others send what S3 sends)",
                         "LifecycleConfiguration", "not set: moto never expires objects"));
         created("AWS::Events::Rule", "moto",
                 Set.of("Name", "EventPattern", "State", "Targets"), Map.of("Description", "nothing to emulate"));
