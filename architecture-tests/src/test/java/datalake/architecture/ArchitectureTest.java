@@ -158,9 +158,10 @@ class ArchitectureTest {
             Map.entry("datalake.records", List.of("ContentHash", "DatalakeJson", "InvalidMetadataException", "Keys",
                     "Metadata", "MetadataParser", "MetadataRules", "Record", "RecordFactory", "ShardMap",
                     "ShardMapSource", "StatusReport", "TimeBuckets", "Times", "UnsupportedTimeRangeException")),
-            // The record format, the per-object items and the shard map, shared by both functions and the tools.
-            Map.entry("datalake.dynamodb", List.of("CachedShardMap", "ObjectEntry", "ObjectItems", "RecordItems",
-                    "RecordKey", "ShardMapItem", "ShardMapTable", "StoredRecord", "UnreadableItemException")),
+            // The record format, the per-object items and the shard map, shared by both functions and the tools
+            // (AttributeJson: metadata's extra fields as stored, also for the query API's answers).
+            Map.entry("datalake.dynamodb", List.of("AttributeJson", "CachedShardMap", "ObjectEntry", "ObjectItems",
+                    "RecordItems", "RecordKey", "ShardMapItem", "ShardMapTable", "StoredRecord", "UnreadableItemException")),
             // The functions' shared runtime: environment catalogue, SDK clients, JSON log, SnapStart priming.
             Map.entry("datalake.lambda", List.of("CannedHttpClient", "ConfigurationException", "Environment",
                     "EnvironmentVariable", "JsonLog", "LambdaCredentials", "LambdaHttpClient", "Priming",

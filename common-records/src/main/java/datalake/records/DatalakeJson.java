@@ -15,6 +15,7 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The JSON forms of metadata, records and status reports. Written field by field with Jackson's
@@ -83,7 +84,7 @@ public final class DatalakeJson {
                 message == null || message.isNull() ? null : message.asText());
     }
 
-    /** Writes the metadata object: version, start, end, path, work_id, where, what, id, hash. */
+    /** Writes the metadata object: version, start, end, path, work_id, where, what, id, hash, then the extra fields. */
     public static void writeMetadata(JsonGenerator g, Metadata m) throws IOException {
         g.writeStartObject();
         writeMetadataFields(g, m);
@@ -105,6 +106,11 @@ public final class DatalakeJson {
         g.writeStringField("what", m.what());
         g.writeStringField("id", m.id());
         g.writeStringField("hash", m.hash());
+        for (Map.Entry<String, JsonNode> extra : m.extras().entrySet()) {
+            g.writeFieldName(extra.getKey());
+            // the mapper, not g.writeTree: the ASCII generator of toObjectMetadata has no codec
+            MAPPER.writeTree(g, extra.getValue());
+        }
     }
 
     public static void writeRecord(JsonGenerator g, Record r) throws IOException {

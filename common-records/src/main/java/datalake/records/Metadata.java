@@ -1,11 +1,21 @@
 package datalake.records;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import java.util.Map;
+
 /**
  * The datalake metadata of one file (version 0), validated and normalised: times in milliseconds
  * since the epoch, {@code end} null for an instant, {@code workId} null when the file has none.
  *
  * <p>Build one with {@link MetadataParser} from untrusted JSON, or with the canonical constructor,
  * which applies the same rules to already-typed values.
+ *
+ * @param extras the document's fields beyond the nine of {@link #FIELDS}, in their order, as the Python
+ *               datalake keeps them (its {@code Metadata} is a dict): each a JSON value DynamoDB can store,
+ *               numbers as DynamoDB gives them back ({@code 1.50} is {@code 1.5}). Unmodifiable; the nodes
+ *               are this metadata's own copies and must not be changed. Part of equality (a changed extra
+ *               field is changed metadata), never of {@link #toString()}
  */
 public record Metadata(
         long start,
@@ -15,10 +25,15 @@ public record Metadata(
         String where,
         String what,
         String id,
-        String hash) {
+        String hash,
+        Map<String, JsonNode> extras) {
 
     /** The only metadata version this code understands. */
     public static final int VERSION = 0;
+
+    /** The fields of version 0, in the order the datalake writes them; any other is an extra field. */
+    public static final List<String> FIELDS = List.of("version", "start", "end", "path", "work_id", "where", "what",
+            "id", "hash");
 
     public Metadata {
         MetadataRules.checkText("path", path);
@@ -33,6 +48,13 @@ public record Metadata(
         if (end != null && end < start) {
             throw new InvalidMetadataException("end", "metadata field 'end' must not be before 'start'.");
         }
+        extras = MetadataExtras.of(extras);
+    }
+
+    /** Metadata without extra fields. */
+    public Metadata(long start, Long end, String path, String workId, String where, String what, String id,
+            String hash) {
+        this(start, end, path, workId, where, what, id, hash, Map.of());
     }
 
     public int version() {
@@ -46,17 +68,17 @@ public record Metadata(
 
     /** A copy with another id (the datalake client assigns ids; tests and tools derive files). */
     public Metadata withId(String newId) {
-        return new Metadata(start, end, path, workId, where, what, newId, hash);
+        return new Metadata(start, end, path, workId, where, what, newId, hash, extras);
     }
 
     /** A copy with another time range. */
     public Metadata withTimes(long newStart, Long newEnd) {
-        return new Metadata(newStart, newEnd, path, workId, where, what, id, hash);
+        return new Metadata(newStart, newEnd, path, workId, where, what, id, hash, extras);
     }
 
     @Override
     public String toString() {
-        // Deliberately only the identifying fields: path and work_id may be sensitive in logs.
+        // Deliberately only the identifying fields: path, work_id and extra fields may be sensitive in logs.
         return "Metadata[what=" + what + ", where=" + where + ", id=" + id + "]";
     }
 }

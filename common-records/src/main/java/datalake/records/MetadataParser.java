@@ -5,11 +5,15 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.OptionalLong;
 
 /**
  * Reads metadata from untrusted JSON (the S3 user metadata {@code datalake}) and applies every
- * rule of version 0. Unknown fields are ignored, as datalake-common ignores them.
+ * rule of version 0. Other fields are kept, in their order, as {@link Metadata#extras()}: datalake-common's
+ * Metadata is a dict that keeps them, and the Python datalake stores and serves them; one DynamoDB cannot
+ * store is refused (see {@link MetadataExtras}).
  */
 public final class MetadataParser {
     /** One JSON document and nothing after it, as Python's json.loads reads the header. */
@@ -78,7 +82,19 @@ public final class MetadataParser {
                 text(node, "where"),
                 text(node, "what"),
                 text(node, "id"),
-                text(node, "hash"));
+                text(node, "hash"),
+                extras(node));
+    }
+
+    /** The fields beyond version 0's, in the document's order. */
+    private static Map<String, JsonNode> extras(JsonNode node) {
+        Map<String, JsonNode> extras = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> field : node.properties()) {
+            if (!Metadata.FIELDS.contains(field.getKey())) {
+                extras.put(field.getKey(), field.getValue());
+            }
+        }
+        return extras;
     }
 
     private static String text(JsonNode node, String field) {

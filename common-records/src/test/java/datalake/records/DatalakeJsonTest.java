@@ -61,6 +61,24 @@ class DatalakeJsonTest {
     }
 
     @Test
+    void extraFieldsFollowTheNineInMetadataRecordsAndReports() {
+        String syslog = Fixtures.SYSLOG_JSON.strip();
+        Metadata m = MetadataParser.parse(syslog.substring(0, syslog.length() - 1)
+                + ", \"tags\": [\"a\", 1.50, null], \"data-version\": \"3\", \"nested\": {\"ok\": true}}");
+        String extras = "\"hash\":\"a3e75ee4f45f676422e038f2c116d000\",\"tags\":[\"a\",1.5,null],\"data-version\":\"3\","
+                + "\"nested\":{\"ok\":true}}";
+        Record r = new RecordFactory().records(m, URL, 1, 2).get(0);
+        StatusReport report = StatusReport.success(1000, 0.25, List.of(StatusReport.FileRecord.of(r)));
+
+        assertTrue(DatalakeJson.toJson(m).endsWith(extras), DatalakeJson.toJson(m));
+        assertTrue(DatalakeJson.toObjectMetadata(m).endsWith(extras), DatalakeJson.toObjectMetadata(m));
+        assertTrue(DatalakeJson.toJson(r).contains(extras), DatalakeJson.toJson(r));
+        assertTrue(DatalakeJson.toJson(report).contains(extras), DatalakeJson.toJson(report));
+        assertEquals(r, DatalakeJson.parseRecord(DatalakeJson.toJson(r)));
+        assertEquals(report, DatalakeJson.parseReport(DatalakeJson.toJson(report)));
+    }
+
+    @Test
     void reportsRoundTrip() {
         StatusReport.FileRecord file = new StatusReport.FileRecord(URL, 7, 8, Fixtures.syslog());
         StatusReport ok = StatusReport.success(1426896791333L, 0.125, List.of(file));

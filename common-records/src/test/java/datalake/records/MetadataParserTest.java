@@ -1,12 +1,15 @@
 package datalake.records;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -83,11 +86,161 @@ class MetadataParserTest {
     }
 
     @Test
-    void unknownFieldsAreIgnored() {
+    void unknownFieldsAreKeptAfterTheNine() {
+        // datalake-common's Metadata is a dict: it keeps a field it does not know, and so does its ingester
         ObjectNode node = syslogNode();
         node.put("colour", "blue");
 
-        assertEquals(Fixtures.syslog(), parse(node));
+        Metadata m = parse(node);
+
+        assertNotEquals(Fixtures.syslog(), m);
+        assertEquals(DatalakeJson.toJson(Fixtures.syslog()).replaceAll("}$", ",\"colour\":\"blue\"}"),
+                DatalakeJson.toJson(m));
+    }
+
+    /** A header with fields beyond the nine, each JSON type, as a producer writes it. */
+    private static final String WITH_EXTRAS = "{\"version\":0,\"start\":1426809920345,\"end\":1426895999114,"
+            + "\"path\":\"/var/log/syslog.1\",\"work_id\":null,\"where\":\"webserver02\",\"what\":\"syslog\","
+            + "\"id\":\"6309e115c2914d0f8622973422626954\",\"hash\":\"a3e75ee4f45f676422e038f2c116d000\","
+            + "\"data-version\":\"3\",\"tags\":[\"a\"],\"quality\":{\"score\":0.25,\"ok\":true,\"note\":null},"
+            + "\"count\":12,\"owner\":\"Zo\\u00eb\",\"big\":-12345678901234567890123456789012345678}";
+
+    @Test
+    void extraFieldsAreKeptInOrderAndTypedAsDatalakeCommonKeepsThem() {
+        // datalake-common 2.5.11 in the project's virtualenv, json.dumps(Metadata(json.loads(WITH_EXTRAS)),
+        // separators=(',', ':'), ensure_ascii=False), writes this
+        String python = "{\"version\":0,\"start\":1426809920345,\"end\":1426895999114,\"path\":\"/var/log/syslog.1\","
+                + "\"work_id\":null,\"where\":\"webserver02\",\"what\":\"syslog\",\"id\":\"6309e115c2914d0f8622973422626954\","
+                + "\"hash\":\"a3e75ee4f45f676422e038f2c116d000\",\"data-version\":\"3\",\"tags\":[\"a\"],"
+                + "\"quality\":{\"score\":0.25,\"ok\":true,\"note\":null},\"count\":12,\"owner\":\"Zo\u00eb\","
+                + "\"big\":-12345678901234567890123456789012345678}";
+
+        Metadata m = MetadataParser.parse(WITH_EXTRAS);
+
+        assertEquals(python, DatalakeJson.toJson(m));
+        assertEquals(m, DatalakeJson.parseMetadata(DatalakeJson.toJson(m)));
+        assertEquals(m, DatalakeJson.parseMetadata(DatalakeJson.toObjectMetadata(m)));
+    }
+
+    @Test
+    void aChangedExtraFieldIsChangedMetadataAndTheirOrderIsNot() {
+        Metadata m = MetadataParser.parse(WITH_EXTRAS);
+
+        assertNotEquals(m, MetadataParser.parse(WITH_EXTRAS.replace("[\"a\"]", "[\"b\"]")));
+        assertNotEquals(m, MetadataParser.parse(WITH_EXTRAS.replace("\"count\":12,", "")));
+        // as Python's dicts compare, and as DynamoDB's maps come back: in any order
+        assertEquals(m, MetadataParser.parse(WITH_EXTRAS.replace("\"data-version\":\"3\",", "")
+                .replace("\"count\":12,", "\"count\":12,\"data-version\":\"3\",")));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        // as given | as DynamoDB gives it back, and so as this metadata holds it
+        "1.50 | 1.5",
+        "1E2 | 100",
+        "-0.0 | 0",
+        "0.000 | 0",
+        "1e-130 | 1E-130",
+        "-2.5E-7 | -2.5E-7",
+        "12345678901234567890123456789012345678 | 12345678901234567890123456789012345678",
+        "1234567890123456789012345678901234567.8 | 1234567890123456789012345678901234567.8",
+        "[1.0, {\"n\": 20.00}] | [1,{\"n\":20}]",
+    })
+    void extraNumbersAreKeptAsDynamoDbKeepsThem(String given, String kept) throws Exception {
+        ObjectNode node = syslogNode();
+        node.set("x", DatalakeJson.MAPPER.readTree(given));
+
+        String json = DatalakeJson.toJson(parse(node));
+
+        assertTrue(json.endsWith(",\"x\":" + kept + "}"), json);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"9.9999999999999999999999999999999999999E+125", "-9.9999999999999999999999999999999999999E+125",
+        "1E-130", "-1E-130", "99999999999999999999999999999999999999", "1E+125"})
+    void extraNumbersAtDynamoDbsLimitsAreKept(String number) throws Exception {
+        ObjectNode node = syslogNode();
+        node.set("x", DatalakeJson.MAPPER.readTree("[" + number + "]"));
+
+        Metadata m = parse(node);
+
+        assertNotEquals(Fixtures.syslog(), m);
+        assertEquals(m, DatalakeJson.parseMetadata(DatalakeJson.toJson(m)));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1E126", "-1E126", "1E-131", "-9E-131", "123456789012345678901234567890123456789",
+        "1.00000000000000000000000000000000000001", "[1, [1E200]]", "{\"a\": {\"b\": 1E-200}}"})
+    void extraNumbersDynamoDbCannotStoreAreRefused(String value) throws Exception {
+        ObjectNode node = syslogNode();
+        node.set("data-version", DatalakeJson.MAPPER.readTree(value));
+
+        InvalidMetadataException e = rejected(node);
+
+        assertEquals("data-version", e.field());
+        assertEquals("metadata field 'data-version' must hold only numbers DynamoDB can store: at most 38 significant"
+                + " digits, from 1E-130 to 9.9999999999999999999999999999999999999E+125 in magnitude.", e.getMessage());
+    }
+
+    @Test
+    void extraFieldsNestedDeeperThanDynamoDbStoresAreRefused() throws Exception {
+        // DynamoDB stores 32 levels: the record's metadata map, the field, then 30 arrays and objects
+        ObjectNode node = syslogNode();
+        node.set("deep", DatalakeJson.MAPPER.readTree("[{\"a\":".repeat(15) + "1" + "}]".repeat(15)));
+        assertTrue(DatalakeJson.toJson(parse(node)).contains("\"deep\":[{\"a\":[{"));
+
+        node.set("deep", DatalakeJson.MAPPER.readTree("[".repeat(31) + "]".repeat(31)));
+        InvalidMetadataException e = rejected(node);
+
+        assertEquals("deep", e.field());
+        assertEquals("metadata field 'deep' must not nest arrays and objects more than 30 deep, so that its record"
+                + " fits DynamoDB's 32 levels.", e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"[\"a\\ud800\"]", "\"\\udc00\"", "{\"k\": {\"j\": [\"\\ud83d\"]}}"})
+    void anUnpairedSurrogateInAnExtraFieldIsRefused(String value) throws Exception {
+        // as Python's json writes it: a lone surrogate as a \\u escape
+        ObjectNode node = syslogNode();
+        node.set("tags", DatalakeJson.MAPPER.readTree(value));
+
+        InvalidMetadataException e = rejected(node);
+
+        assertEquals("tags", e.field());
+        assertEquals("metadata field 'tags' must be Unicode text, without an unpaired surrogate (U+D800 to U+DFFF),"
+                + " in its name, strings and keys.", e.getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"x\\ud800 | x\\ud800", "a\\u0001\\udfff | a\\u0001\\udfff"})
+    void anUnpairedSurrogateInAnExtraFieldsNameIsRefusedAndNamedEscaped(String escaped, String named) throws Exception {
+        // Jackson refuses one in a JSON name as it reads the header (Python's json reads it; DynamoDB could not store it)
+        String syslog = Fixtures.SYSLOG_JSON.strip();
+        String json = syslog.substring(0, syslog.length() - 1) + ", \"" + escaped + "\": 1}";
+        assertEquals("metadata", assertThrows(InvalidMetadataException.class, () -> MetadataParser.parse(json)).field());
+        // a caller's own fields are checked alike, and the message shows the name escaped, as a queue attribute can carry it
+        String name = DatalakeJson.MAPPER.readTree("\"" + escaped + "\"").textValue();
+        Metadata s = Fixtures.syslog();
+
+        InvalidMetadataException e = assertThrows(InvalidMetadataException.class, () -> new Metadata(s.start(), s.end(),
+                s.path(), s.workId(), s.where(), s.what(), s.id(), s.hash(), Map.of(name, IntNode.valueOf(1))));
+
+        assertEquals(named, e.field());
+        assertEquals("metadata field '" + named + "' must be Unicode text, without an unpaired surrogate (U+D800 to"
+                + " U+DFFF), in its name, strings and keys.", e.getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"'' | 1 | ''", "x | {\"\": 1} | x", "x | [{\"a\": {\"\": null}}] | x"})
+    void anEmptyNameOrKeyDynamoDbCannotStoreIsRefused(String name, String value, String named) throws Exception {
+        ObjectNode node = syslogNode();
+        node.set(name, DatalakeJson.MAPPER.readTree(value));
+
+        InvalidMetadataException e = rejected(node);
+
+        assertEquals(named, e.field());
+        assertEquals("metadata field '" + named + "' must not have an empty name or hold an object with an empty key,"
+                + " which DynamoDB cannot store.", e.getMessage());
     }
 
     @ParameterizedTest
@@ -494,10 +647,11 @@ class MetadataParserTest {
     void toStringShowsOnlyIdentifyingFields() {
         ObjectNode node = syslogNode();
         node.put("work_id", "secret-job");
+        node.put("customer", "secret-customer");
 
         String text = parse(node).toString();
 
         assertTrue(text.contains("syslog") && text.contains("webserver02"));
-        assertTrue(!text.contains("secret-job") && !text.contains("/var/log"), text);
+        assertTrue(!text.contains("secret-") && !text.contains("customer") && !text.contains("/var/log"), text);
     }
 }

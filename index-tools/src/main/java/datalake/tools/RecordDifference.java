@@ -53,7 +53,8 @@ final class RecordDifference {
 
     /**
      * The fields in which an indexed record differs from the object's, by name, each with both values
-     * but for path, work_id and hash, which are named only (a scheduled job's log need not hold them).
+     * but for path, work_id, hash and the extra fields (beyond version 0's nine, as one), which are named
+     * only (a scheduled job's log need not hold them).
      */
     static Map<String, String> fields(Record index, Record object) {
         Metadata have = index.metadata();
@@ -67,6 +68,8 @@ final class RecordDifference {
         compare(fields, "work_id", have.workId(), want.workId(), false);
         compare(fields, "path", have.path(), want.path(), false);
         compare(fields, "hash", have.hash(), want.hash(), false);
+        // a record this ingester wrote before it kept them lacks them
+        compare(fields, "extra fields", have.extras(), want.extras(), false);
         compare(fields, "size", index.size(), object.size(), true);
         compare(fields, "create_time", index.createTime(), object.createTime(), true);
         return fields;

@@ -9,6 +9,7 @@ import datalake.dynamodb.RecordKey;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.ingester.IngesterClients;
+import datalake.records.DatalakeJson;
 import datalake.records.Metadata;
 import datalake.records.MetadataParser;
 import datalake.records.Record;
@@ -216,6 +217,42 @@ class ReconcileIT {
             assertEquals(List.of(), fixing.unfixed());
             assertEquals(Set.of(), findings(reconcile(h).run(target, false)));
             assertEquals(List.of(h.url("logs/r.log")), h.records().stream().map(Record::url).toList());
+        }
+    }
+
+    @Test
+    void extraFieldsAreNoDriftAndARecordThatLostThemIsRepaired() throws Exception {
+        try (ToolsHarness h = new ToolsHarness(AWS, "reconcile-extras")) {
+            // given files with fields beyond the nine (numbers DynamoDB gives back otherwise: 1.5, 100), backfilled
+            Map<String, String> nine = Map.of("x", ToolsHarness.metadata("host-x", "x", START),
+                    "y", ToolsHarness.metadata("host-y", "y", START));
+            nine.forEach((name, metadata) -> h.put("logs/" + name + ".log", metadata.substring(0, metadata.length() - 1)
+                    + ",\"data-version\":\"3\",\"score\":1.50,\"tags\":[1E2,{\"ok\":true,\"note\":null}]}"));
+            Target target = Target.parse("s3://" + h.bucket + "/logs/");
+            new Backfill(h.operator.s3(), h.ingester, Clock.systemUTC()).run(new Backfill.Options(target, null, 1000, 2, 10),
+                    () -> false);
+
+            // then the index holds them as the objects do: no drift
+            assertEquals(Set.of(), findings(reconcile(h).run(target, false)), "a backfilled bucket has no drift");
+
+            // when y's record loses them, as this ingester wrote records before it kept them
+            HeadObjectResponse y = AWS.s3().headObject(r -> r.bucket(h.bucket).key("logs/y.log"));
+            Record lost = new RecordFactory().records(MetadataParser.parse(nine.get("y")), h.url("logs/y.log"),
+                    y.lastModified().toEpochMilli(), y.contentLength()).get(0);
+            AWS.dynamoDb().putItem(r -> r.tableName(h.recordsTable).item(RecordItems.toItem(lost)));
+
+            // then it differs in its extra fields, named without their values (and the latest entry, which has
+            // them, names a file not in the index), and --fix gives them back
+            Reconcile.Result found = reconcile(h).run(target, false);
+            assertEquals(new TreeSet<>(Set.of("differing " + h.url("logs/y.log"), "stale_latest " + h.url("logs/y.log"))),
+                    findings(found));
+            assertEquals("differs in extra fields", found.findings().get(0).detail());
+            assertEquals(2, reconcile(h).run(target, true).repaired());
+            assertEquals(Set.of(), findings(reconcile(h).run(target, false)));
+            assertEquals(2, h.records().size());
+            for (Record record : h.records()) {
+                assertTrue(DatalakeJson.toJson(record.metadata()).contains(",\"data-version\":\"3\","), record.url());
+            }
         }
     }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import datalake.emulators.AwsEndpoints;
 import datalake.ingester.IngesterHarness.ReceivedReport;
+import datalake.records.DatalakeJson;
 import datalake.records.Record;
 import datalake.records.StatusReport;
 import datalake.records.TimeBuckets;
@@ -145,6 +146,36 @@ abstract class IngesterScenarios {
         assertEquals("16514:syslog", job.get("time_index_key").s());
         assertEquals("webserver03:job", job.get("range_key").s());
         assertEquals(2, s.reports(2).size());
+    }
+
+    @Test
+    void fieldsBeyondTheNineAreStoredReportedAndKeptInTheLatestTable() {
+        // given a header with fields the Python datalake keeps (its Metadata is a dict), each JSON type
+        IngesterHarness s = stack();
+        String nine = metadata("extras", START, START + HOUR);
+        s.put("extras.log", nine.substring(0, nine.length() - 1) + ",\"data-version\":\"3\",\"tags\":[\"a\",2.5],"
+                + "\"ok\":true,\"note\":null,\"quality\":{\"by\":{\"who\":\"qa\"}}}");
+
+        // when its notification is handled
+        assertEquals(Set.of(), s.handle(s.receive(1)));
+
+        // then the record's metadata map holds them with their natural DynamoDB types
+        Map<String, AttributeValue> stored = s.items().get(0).get("metadata").m();
+        assertEquals(AttributeValue.fromS("3"), stored.get("data-version"));
+        assertEquals(AttributeValue.fromL(List.of(AttributeValue.fromS("a"), AttributeValue.fromN("2.5"))), stored.get("tags"));
+        assertEquals(AttributeValue.fromBool(true), stored.get("ok"));
+        assertEquals(AttributeValue.fromNul(true), stored.get("note"));
+        assertEquals(AttributeValue.fromM(Map.of("by", AttributeValue.fromM(Map.of("who", AttributeValue.fromS("qa"))))),
+                stored.get("quality"));
+        // and the latest table's item, the per-object item and the report carry them too
+        Map<String, AttributeValue> latest = s.backend.dynamoDb().getItem(r -> r.tableName(s.stack.latestTable())
+                .key(Map.of("what_where_key", AttributeValue.fromS("syslog:webserver02"))).consistentRead(true)).item();
+        assertEquals(stored, latest.get("metadata").m());
+        Record record = s.records().get(0);
+        assertEquals(record.metadata(), s.objectEntry("extras.log").metadata());
+        String reported = DatalakeJson.toJson(s.reports(1).get(0).report().records().get(0).metadata());
+        assertTrue(reported.endsWith(",\"data-version\":\"3\",\"tags\":[\"a\",2.5],\"ok\":true,\"note\":null,"
+                + "\"quality\":{\"by\":{\"who\":\"qa\"}}}"), reported);
     }
 
     @Test

@@ -5,17 +5,16 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import datalake.dynamodb.AttributeJson;
 import datalake.dynamodb.StoredRecord;
+import datalake.records.Metadata;
 import datalake.records.Times;
 import java.io.IOException;
-import java.math.BigDecimal;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
-import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -24,8 +23,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * them; every other metadata field is passed through, in the datalake's order and then by name.
  */
 final class StoredJson {
-    private static final List<String> ORDER = List.of("version", "start", "end", "path", "work_id", "where", "what",
-            "id", "hash");
+    private static final List<String> ORDER = Metadata.FIELDS;
     private static final Set<String> ADDED = Set.of("start_iso", "end_iso");
 
     /** Reads stored documents exactly: big and fractional numbers as they are written. */
@@ -104,60 +102,9 @@ final class StoredJson {
         g.writeEndObject();
     }
 
-    /** One DynamoDB value as JSON: N a number, S a string, NULL null, M an object, L and sets arrays, B base64. */
+    /** One DynamoDB value as JSON, as {@link AttributeJson#toJson} reads it. */
     static void write(JsonGenerator g, AttributeValue value) throws IOException {
-        if (value == null) {
-            g.writeNull();
-        } else if (value.s() != null) {
-            g.writeString(value.s());
-        } else if (value.n() != null) {
-            writeNumber(g, value.n());
-        } else if (value.bool() != null) {
-            g.writeBoolean(value.bool());
-        } else if (value.hasM()) {
-            g.writeStartObject();
-            for (Map.Entry<String, AttributeValue> field : new TreeMap<>(value.m()).entrySet()) {
-                g.writeFieldName(field.getKey());
-                write(g, field.getValue());
-            }
-            g.writeEndObject();
-        } else if (value.hasL()) {
-            g.writeStartArray();
-            for (AttributeValue element : value.l()) {
-                write(g, element);
-            }
-            g.writeEndArray();
-        } else if (value.hasSs()) {
-            g.writeStartArray();
-            for (String s : value.ss()) {
-                g.writeString(s);
-            }
-            g.writeEndArray();
-        } else if (value.hasNs()) {
-            g.writeStartArray();
-            for (String n : value.ns()) {
-                writeNumber(g, n);
-            }
-            g.writeEndArray();
-        } else if (value.b() != null) {
-            g.writeString(base64(value.b()));
-        } else if (value.hasBs()) {
-            g.writeStartArray();
-            for (SdkBytes b : value.bs()) {
-                g.writeString(base64(b));
-            }
-            g.writeEndArray();
-        } else {
-            g.writeNull();
-        }
-    }
-
-    private static void writeNumber(JsonGenerator g, String number) throws IOException {
-        try {
-            g.writeNumber(new BigDecimal(number));
-        } catch (NumberFormatException notANumber) {
-            g.writeString(number);
-        }
+        g.writeTree(AttributeJson.toJson(value));
     }
 
     private static void writeNumberOrNull(JsonGenerator g, String name, Long value) throws IOException {
@@ -166,10 +113,6 @@ final class StoredJson {
         } else {
             g.writeNumberField(name, value);
         }
-    }
-
-    private static String base64(SdkBytes bytes) {
-        return Base64.getEncoder().encodeToString(bytes.asByteArray());
     }
 
     /** A time as datalake-common reads it from metadata (a number, or text), or null when it is none. */

@@ -15,6 +15,7 @@ import datalake.records.Keys.TimeIndexKey;
 import datalake.lambda.JsonLog;
 import datalake.records.DatalakeJson;
 import datalake.records.Metadata;
+import datalake.records.MetadataParser;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;
@@ -91,6 +92,27 @@ class QueryApiTest {
         assertEquals(0, m.path("version").asInt());
         JsonNode span = page.path("records").get(1).path("metadata");
         assertEquals("2024-01-02T00:00:00.005Z", span.path("end_iso").asText());
+    }
+
+    @Test
+    void fieldsBeyondTheNineAreServedForARecordThisIngesterWrote() {
+        // given a file whose header has fields beyond the nine, indexed as the ingester writes it
+        String header = DatalakeJson.toJson(file("extras", "syslog", "web", T0 + 1000, null));
+        Metadata m = MetadataParser.parse(header.substring(0, header.length() - 1)
+                + ",\"data-version\":\"3\",\"tags\":[\"a\",2.5,true,null],\"quality\":{\"by\":\"qa\"}}");
+        table.put(TestFiles.records(m));
+
+        // when a time query and the latest route answer
+        JsonNode page = body(api.handle(get("/v0/archive/files/", "what=syslog&start=" + T0 + "&end=" + (T0 + DAY))));
+        JsonNode latest = body(api.handle(get("/v0/archive/latest/syslog/web", "lookback=60")));
+
+        // then the metadata carries them, typed as the producer wrote them
+        for (JsonNode metadata : List.of(page.path("records").get(0).path("metadata"), latest.path("metadata"))) {
+            assertEquals("3", metadata.path("data-version").textValue(), metadata.toString());
+            assertEquals("[\"a\",2.5,true,null]", metadata.path("tags").toString());
+            assertEquals("qa", metadata.path("quality").path("by").textValue());
+            assertEquals("2024-01-01T00:00:01.000Z", metadata.path("start_iso").textValue());
+        }
     }
 
     @Test

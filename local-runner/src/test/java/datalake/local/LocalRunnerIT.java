@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import datalake.emulators.Emulators;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,12 +18,14 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -29,6 +34,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * SIGTERM stops everything.
  */
 class LocalRunnerIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static RunnerHarness runner;
 
     @BeforeAll
@@ -97,6 +103,42 @@ class LocalRunnerIT {
         assertTrue(get(runner.api + "/v0/archive/files/?what=runner-it&work_id=it-job").contains(expected));
         assertTrue(get(runner.api + "/v0/archive/files/?what=runner-it&start=" + (start - 1000) + "&end="
                 + (start + 1000)).contains(expected));
+    }
+
+    @Test
+    void fieldsBeyondTheNineThatThePythonClientWroteAreServedByEveryRoute() throws Exception {
+        // given a file uploaded as the Python datalake client uploads it, its header with fields beyond the nine
+        // (src/test/resources/python-client-extras: written by the client's own code, make_header.py)
+        JsonNode fixture;
+        try (InputStream in = LocalRunnerIT.class.getResourceAsStream("/python-client-extras/header.json")) {
+            fixture = JSON.readTree(in);
+        }
+        JsonNode header = JSON.readTree(fixture.path("header").asText());
+        String key = header.path("id").asText() + "/data";
+        try (S3Client client = Emulators.clientsFor(URI.create(runner.s3)).build(S3Client.builder().forcePathStyle(true))) {
+            client.putObject(r -> r.bucket(runner.bucket).key(key).metadata(Map.of("datalake", fixture.path("header").asText())),
+                    RequestBody.fromString(fixture.path("content").asText()));
+        }
+
+        // when S3, SNS, SQS and the ingester have indexed it
+        String files = runner.api + "/v0/archive/files/?what=runner-extras&start=" + header.path("start").asLong()
+                + "&end=" + header.path("end").asLong();
+        await(() -> send(files).body().contains("\"url\":\"s3://" + runner.bucket + "/" + key + "\""), "the file is indexed");
+
+        // then a time query, the latest route and the file's metadata route serve each field as the client wrote it
+        Map<String, JsonNode> served = Map.of(
+                "files", JSON.readTree(get(files)).path("records").get(0).path("metadata"),
+                "latest", JSON.readTree(get(runner.api + "/v0/archive/latest/runner-extras/laptop")).path("metadata"),
+                "metadata", JSON.readTree(get(runner.api + "/v0/archive/files/" + header.path("id").asText() + "/metadata")));
+        List<String> extras = new ArrayList<>();
+        header.fieldNames().forEachRemaining(name -> {
+            if (!List.of("version", "start", "end", "path", "work_id", "where", "what", "id", "hash").contains(name)) {
+                extras.add(name);
+            }
+        });
+        assertEquals(List.of("data-version", "tags", "quality", "count", "owner"), extras);
+        served.forEach((route, metadata) -> header.fieldNames().forEachRemaining(name -> assertEquals(header.get(name),
+                metadata.get(name), route + " serves metadata field " + name + " as written: " + metadata)));
     }
 
     @Test

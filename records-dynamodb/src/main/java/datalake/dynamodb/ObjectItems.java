@@ -1,7 +1,6 @@
 package datalake.dynamodb;
 
 import datalake.dynamodb.ObjectEntry.State;
-import datalake.records.Metadata;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -110,7 +109,7 @@ public final class ObjectItems {
             AttributeValue expires = item.get(RecordItems.EXPIRES_AT);
             return new ObjectEntry(item.get(RecordItems.URL).s(), Long.parseLong(item.get(OBSERVED_AT).n()),
                     item.get(COMMIT_ID).s(), state,
-                    indexed ? metadata(item.get(RecordItems.METADATA).m()) : null,
+                    indexed ? RecordItems.metadataFrom(item.get(RecordItems.METADATA).m()) : null,
                     indexed ? Long.parseLong(item.get(RecordItems.CREATE_TIME).n()) : 0L,
                     indexed ? Long.parseLong(item.get(RecordItems.SIZE).n()) : 0L,
                     text(item.get(ETAG)), text(item.get(VERSION_ID)), text(item.get(SEQUENCER)),
@@ -119,17 +118,6 @@ public final class ObjectItems {
         } catch (NullPointerException | IllegalArgumentException e) {
             throw new IllegalArgumentException("the per-object item is malformed.", e);
         }
-    }
-
-    /** Metadata as {@link RecordItems#metadata(Metadata)} writes it. */
-    static Metadata metadata(Map<String, AttributeValue> map) {
-        AttributeValue end = map.get("end");
-        AttributeValue workId = map.get("work_id");
-        return new Metadata(Long.parseLong(map.get("start").n()),
-                end == null || Boolean.TRUE.equals(end.nul()) ? null : Long.valueOf(end.n()),
-                map.get("path").s(),
-                workId == null || Boolean.TRUE.equals(workId.nul()) ? null : workId.s(),
-                map.get("where").s(), map.get("what").s(), map.get("id").s(), map.get("hash").s());
     }
 
     private static void putText(Map<String, AttributeValue> values, String name, String text) {

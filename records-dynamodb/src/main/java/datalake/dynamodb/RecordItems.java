@@ -1,10 +1,12 @@
 package datalake.dynamodb;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import datalake.records.Metadata;
 import datalake.records.Record;
 import datalake.records.Keys.TimeIndexKey;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -71,7 +73,10 @@ public final class RecordItems {
         }
     }
 
-    /** The metadata map of a record item (times in ms; {@code end} and {@code work_id} NULL when null). */
+    /**
+     * The metadata map of a record item (times in ms; {@code end} and {@code work_id} NULL when null), the
+     * extra fields beside the nine with their natural types ({@link AttributeJson#toAttribute}).
+     */
     public static Map<String, AttributeValue> metadata(Metadata m) {
         Map<String, AttributeValue> map = new HashMap<>(16);
         map.put("version", number(m.version()));
@@ -83,12 +88,20 @@ public final class RecordItems {
         map.put("what", AttributeValue.fromS(m.what()));
         map.put("id", AttributeValue.fromS(m.id()));
         map.put("hash", AttributeValue.fromS(m.hash()));
+        m.extras().forEach((name, value) -> map.put(name, AttributeJson.toAttribute(value)));
         return map;
     }
 
+    /** The metadata of a record item's map (or a per-object item's), extra fields included, by name. */
     static Metadata metadataFrom(Map<String, AttributeValue> map) {
         AttributeValue end = map.get("end");
         AttributeValue workId = map.get("work_id");
+        Map<String, JsonNode> extras = new TreeMap<>();
+        map.forEach((name, value) -> {
+            if (!Metadata.FIELDS.contains(name)) {
+                extras.put(name, AttributeJson.toJson(value));
+            }
+        });
         return new Metadata(
                 Long.parseLong(map.get("start").n()),
                 end == null || isNull(end) ? null : Long.valueOf(end.n()),
@@ -97,7 +110,8 @@ public final class RecordItems {
                 map.get("where").s(),
                 map.get("what").s(),
                 map.get("id").s(),
-                map.get("hash").s());
+                map.get("hash").s(),
+                extras);
     }
 
     private static boolean isNull(AttributeValue value) {

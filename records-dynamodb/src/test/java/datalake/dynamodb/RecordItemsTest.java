@@ -3,16 +3,21 @@ package datalake.dynamodb;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import datalake.records.DatalakeJson;
 import datalake.records.Metadata;
+import datalake.records.MetadataParser;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class RecordItemsTest {
@@ -57,6 +62,80 @@ class RecordItemsTest {
 
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RecordItems.fromItem(item));
         assertEquals("the item is not a datalake record (version 0).", e.getMessage());
+    }
+
+    /** The syslog example with a field of each JSON type beyond the nine, as a producer's header holds them. */
+    private static final Metadata WITH_EXTRAS = MetadataParser.parse("{\"version\":0,\"start\":1426809920345,"
+            + "\"end\":1426895999114,\"path\":\"/var/log/syslog.1\",\"work_id\":null,\"where\":\"webserver02\","
+            + "\"what\":\"syslog\",\"id\":\"6309e115c2914d0f8622973422626954\",\"hash\":\"a3e75ee4f45f676422e038f2c116d000\","
+            + "\"data-version\":\"3\",\"count\":12,\"score\":0.25,\"ok\":true,\"note\":null,"
+            + "\"tags\":[\"a\",1E2,false],\"quality\":{\"by\":{\"who\":\"qa\"},\"levels\":[]}}");
+
+    @Test
+    void extraFieldsAreStoredWithTheirNaturalTypesAndReadBack() {
+        Record r = new RecordFactory().records(WITH_EXTRAS, "s3://datalake/x", 1426896791333L, 7892341L).get(0);
+
+        Map<String, AttributeValue> item = RecordItems.toItem(r);
+
+        Map<String, AttributeValue> m = item.get("metadata").m();
+        assertEquals(AttributeValue.fromS("3"), m.get("data-version"));
+        assertEquals(AttributeValue.fromN("12"), m.get("count"));
+        assertEquals(AttributeValue.fromN("0.25"), m.get("score"));
+        assertEquals(AttributeValue.fromBool(true), m.get("ok"));
+        assertEquals(AttributeValue.fromNul(true), m.get("note"));
+        assertEquals(AttributeValue.fromL(List.of(AttributeValue.fromS("a"), AttributeValue.fromN("100"),
+                AttributeValue.fromBool(false))), m.get("tags"));
+        assertEquals(AttributeValue.fromM(Map.of("by", AttributeValue.fromM(Map.of("who", AttributeValue.fromS("qa"))),
+                "levels", AttributeValue.fromL(List.of()))), m.get("quality"));
+        assertEquals(16, m.size());
+        // read back equal, so that reconcile sees no drift between a record and its object's HEAD
+        assertEquals(r, RecordItems.fromItem(item));
+        assertEquals(r, RecordItems.fromItem(RecordItems.toLatestItem(r)));
+    }
+
+    @Test
+    void numbersComeBackEqualInTheFormDynamoDbGivesThem() {
+        // dynalite and DynamoDB give back 1.5 for 1.50 and 100 for 1E2: the same metadata
+        Map<String, AttributeValue> item = new HashMap<>(RecordItems.toItem(
+                new RecordFactory().records(WITH_EXTRAS, "s3://b/k", 1, 2).get(0)));
+        Map<String, AttributeValue> m = new HashMap<>(item.get("metadata").m());
+        m.put("score", AttributeValue.fromN("0.2500"));
+        m.put("tags", AttributeValue.fromL(List.of(AttributeValue.fromS("a"), AttributeValue.fromN("1E+2"),
+                AttributeValue.fromBool(false))));
+        item.put("metadata", AttributeValue.fromM(m));
+
+        Metadata read = RecordItems.fromItem(item).metadata();
+
+        assertEquals(WITH_EXTRAS, read);
+        assertTrue(DatalakeJson.toJson(read).contains(",\"score\":0.25,\"tags\":[\"a\",100,false]}"), DatalakeJson.toJson(read));
+    }
+
+    @Test
+    void thePerObjectItemKeepsTheExtraFieldsToo() {
+        Record r = new RecordFactory().records(WITH_EXTRAS, "s3://b/k", 1, 2).get(0);
+        ObjectEntry entry = new ObjectEntry("s3://b/k", 5, "commit", ObjectEntry.State.INDEXED, WITH_EXTRAS, 1, 2,
+                "etag", null, null, List.of(RecordKey.of(r)), List.of(), null);
+
+        Map<String, AttributeValue> item = ObjectItems.toItem(entry);
+
+        assertEquals(AttributeValue.fromS("3"), item.get("metadata").m().get("data-version"));
+        assertEquals(entry, ObjectItems.fromItem(item));
+    }
+
+    @Test
+    void extraFieldsOfAnItemThePythonDatalakeWroteAreRead() {
+        // boto3 writes a Python dict's values so; sets and binary come back as arrays and base64 text
+        Map<String, AttributeValue> item = new HashMap<>(RecordItems.toItem(
+                new RecordFactory().records(SYSLOG, "s3://b/k", 1, 2).get(0)));
+        Map<String, AttributeValue> m = new HashMap<>(item.get("metadata").m());
+        m.put("data-version", AttributeValue.fromS("3"));
+        m.put("labels", AttributeValue.fromSs(List.of("x", "y")));
+        m.put("blob", AttributeValue.fromB(SdkBytes.fromUtf8String("hi")));
+        item.put("metadata", AttributeValue.fromM(m));
+
+        String json = DatalakeJson.toJson(RecordItems.fromItem(item).metadata());
+
+        assertTrue(json.endsWith(",\"blob\":\"aGk=\",\"data-version\":\"3\",\"labels\":[\"x\",\"y\"]}"), json);
     }
 
     @Property
