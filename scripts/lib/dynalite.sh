@@ -11,7 +11,7 @@ datalake_dynalite() {
   target="${DATALAKE_DYNALITE:-$root/.dynalite}"
 
   if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-    echo "error: dynalite (the local DynamoDB) needs Node.js >= 20 and npm on PATH; install them (e.g. apt-get install nodejs npm) and run again." >&2
+    echo "error: dynalite (the local DynamoDB) needs Node.js >= 20 and npm on PATH; install them (on Debian 13, apt-get install nodejs npm; Debian 12's Node.js is 18: use NodeSource's) and run again." >&2
     return 1
   fi
   node_version="$(node --version)"

@@ -32,7 +32,7 @@ datalake_pick_java() {
     fi
   done
   if [ -z "$best" ]; then
-    echo "error: this build needs a JDK 21 or newer; none was found in JAVA_HOME (${JAVA_HOME:-unset}) or /usr/lib/jvm, so install one (e.g. apt-get install openjdk-21-jdk) or set JAVA_HOME to it." >&2
+    echo "error: this build needs a JDK 21 or newer; none was found in JAVA_HOME (${JAVA_HOME:-unset}) or /usr/lib/jvm, so install one (Eclipse Temurin 21 or newer; on Debian 13, apt-get install openjdk-21-jdk) or set JAVA_HOME to it." >&2
     return 1
   fi
   export JAVA_HOME="$best"
