@@ -31,8 +31,11 @@ public final class MetadataRules {
     public static final int MAX_SORT_KEY_BYTES = 1024;
 
     private static final Pattern SLUG = Pattern.compile("[a-z0-9_-]+");
-    /** A drive, a backslash and something on the line after it, as datalake-common's regex matches a path's start. */
-    private static final Pattern WINDOWS_ABSOLUTE = Pattern.compile("[A-Za-z]:\\\\.+");
+    /**
+     * A drive, a backslash and something on the line after it, as datalake-common's regex matches a path's
+     * start (UNIX_LINES: Python's {@code .} stops only at {@code \n}).
+     */
+    private static final Pattern WINDOWS_ABSOLUTE = Pattern.compile("[A-Za-z]:\\\\.+", Pattern.UNIX_LINES);
 
     private MetadataRules() {
     }

@@ -10,7 +10,6 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.regex.Matcher;
@@ -82,12 +81,13 @@ public final class Times {
      * reads are taken: a space for the {@code T}, the basic format ({@code 20150320T000520Z}), a comma
      * before the fraction, more than nine fraction digits (dropped), an offset without its colon or
      * minutes ({@code +0100}, {@code -05}) or after a space, {@code UTC} or {@code GMT} for {@code Z},
-     * one-digit months and days, and any case.
+     * one-digit months and days, and a lower-case {@code t} or {@code z} (but {@code UTC} and {@code GMT} in
+     * capitals only, as dateutil reads zone names).
      *
      * @throws DateTimeException when the text is none of these
      */
     public static long fromIso(String text) {
-        String t = extended(text.strip().toUpperCase(Locale.ROOT));
+        String t = extended(text.strip().replace('t', 'T').replace('z', 'Z'));
         try {
             return OffsetDateTime.parse(t, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant().toEpochMilli();
         } catch (DateTimeParseException notOffset) {

@@ -361,7 +361,9 @@ class MetadataParserTest {
     @ParameterizedTest
     @ValueSource(strings = {"yesterday", "12abc", "0x10", "nan", "inf", "1e400", "1426809920345ms", "1,5", "   ",
         // datalake-common refuses these too
-        "2015-3-", "2015-03-20T00:05:20+", "2015-03-20TUTC", "2015-03-20T24:61Z", "2015-03-20T00:05:20+2400"})
+        "2015-3-", "2015-03-20T00:05:20+", "2015-03-20TUTC", "2015-03-20T24:61Z", "2015-03-20T00:05:20+2400",
+        "2015-03-20T00:05:20 utc", "2015-03-20T00:05:20utc", "2015-03-20T00:05:20 Utc", "2015-03-20T00:05:20 gmt",
+        "2015-03-20T00:05:20.5 utc"})
     void garbageStringsAreRejectedInOneSentence(String text) {
         ObjectNode node = syslogNode();
         node.put("start", text);
@@ -531,7 +533,7 @@ class MetadataParserTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/", "/var/log/syslog.1", "C:\\logs\\app.log", "d:\\x", "C:\\x\ny"})
+    @ValueSource(strings = {"/", "/var/log/syslog.1", "C:\\logs\\app.log", "d:\\x", "C:\\x\ny", "C:\\\rx", "C:\\\u2028x"})
     void absolutePathsAreAccepted(String path) {
         ObjectNode node = syslogNode();
         node.put("path", path);
