@@ -1,6 +1,7 @@
 package datalake.architecture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -26,9 +27,14 @@ class OpenSourceOnlyTest {
     private static final Pattern NAMES = Pattern.compile(
             "DynamoDBLocal|DynamoDbLocal|sqlite4java|dynamodbv2[./]local|dynamodb[./]services[./]local",
             Pattern.CASE_INSENSITIVE);
-    /** LocalStack's DynamoDB service, as Testcontainers names it or as its SERVICES setting lists it. */
-    private static final Pattern LOCALSTACK_DYNAMODB = Pattern.compile(
-            "Service\\.DYNAMODB\\b|SERVICES\\s*[=:].*dynamodb", Pattern.CASE_INSENSITIVE);
+    /**
+     * LocalStack's DynamoDB service, as Testcontainers names it ({@code Service.DYNAMODB},
+     * {@code EnabledService.named("dynamodb")}) or as LocalStack's SERVICES variable lists it (in an env
+     * file, YAML, or a {@code withEnv("SERVICES", ...)}); SERVICES in capitals, so prose is not matched.
+     */
+    static final Pattern LOCALSTACK_DYNAMODB = Pattern.compile(
+            "Service\\.DYNAMODB\\b|EnabledService\\.named\\(\\s*\"(?i:dynamodb)\""
+                    + "|\\bSERVICES[\"']?\\s*[=:,]\\s*[\"']?[\\w\\s,-]*(?i:dynamodb)");
     /** Where a name may stand: the rules that forbid it. */
     private static final Set<String> ALLOWED = Set.of(
             "architecture-tests/src/test/java/datalake/architecture/OpenSourceOnlyTest.java",
@@ -50,6 +56,19 @@ class OpenSourceOnlyTest {
         // tests take S3, SQS and SNS from it and DynamoDB from dynalite.
         assertEquals(List.of(), linesMatching(LOCALSTACK_DYNAMODB, ALLOWED),
                 "LocalStack asked for DynamoDB, which it serves with DynamoDB Local");
+    }
+
+    @Test
+    void theLocalStackPatternFindsEachWayOfAskingAndNoProse() {
+        for (String asking : List.of(".withServices(Service.S3, Service.DYNAMODB)", "EnabledService.named(\"dynamodb\")",
+                ".withEnv(\"SERVICES\", \"s3,dynamodb\")", "SERVICES=s3,sqs,dynamodb", "  - SERVICES=dynamodb",
+                "SERVICES: \"s3, dynamodb\"")) {
+            assertTrue(LOCALSTACK_DYNAMODB.matcher(asking).find(), asking);
+        }
+        for (String prose : List.of("services: S3, SQS and DynamoDB", "the emulated services: dynamodb on dynalite",
+                ".withServices(Service.S3, Service.SQS, Service.SNS)", "SERVICES=s3,sqs,sns")) {
+            assertFalse(LOCALSTACK_DYNAMODB.matcher(prose).find(), prose);
+        }
     }
 
     /** Every line of the repository's text files that the pattern finds, as {@code path:line: text}. */
