@@ -1,6 +1,8 @@
 package datalake.records;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -13,9 +15,9 @@ import java.util.Map;
  *
  * @param extras the document's fields beyond the nine of {@link #FIELDS}, in their order, as the Python
  *               datalake keeps them (its {@code Metadata} is a dict): each a JSON value DynamoDB can store,
- *               numbers as DynamoDB gives them back ({@code 1.50} is {@code 1.5}). Unmodifiable; the nodes
- *               are this metadata's own copies and must not be changed. Part of equality (a changed extra
- *               field is changed metadata), never of {@link #toString()}
+ *               numbers as DynamoDB gives them back ({@code 1.50} is {@code 1.5}). Part of equality (a
+ *               changed extra field is changed metadata), never of {@link #toString()}; {@link #extras()}
+ *               answers copies, so that no caller can change a metadata's equality
  */
 public record Metadata(
         long start,
@@ -55,6 +57,17 @@ public record Metadata(
     public Metadata(long start, Long end, String path, String workId, String where, String what, String id,
             String hash) {
         this(start, end, path, workId, where, what, id, hash, Map.of());
+    }
+
+    /** The extra fields, in their order: unmodifiable, each value a copy (JSON nodes can be changed). */
+    @Override
+    public Map<String, JsonNode> extras() {
+        if (extras.isEmpty()) {
+            return extras;
+        }
+        Map<String, JsonNode> copies = new LinkedHashMap<>(extras.size() * 2);
+        extras.forEach((name, value) -> copies.put(name, value.deepCopy()));
+        return Collections.unmodifiableMap(copies);
     }
 
     public int version() {

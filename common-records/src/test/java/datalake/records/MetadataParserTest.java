@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -180,6 +181,20 @@ class MetadataParserTest {
         assertEquals("data-version", e.field());
         assertEquals("metadata field 'data-version' must hold only numbers DynamoDB can store: at most 38 significant"
                 + " digits, from 1E-130 to 9.9999999999999999999999999999999999999E+125 in magnitude.", e.getMessage());
+    }
+
+    @Test
+    void changingANodeOfTheExtraFieldsChangesNoMetadata() throws Exception {
+        ObjectNode node = syslogNode();
+        node.set("tags", DatalakeJson.MAPPER.readTree("[\"a\"]"));
+        Metadata m = parse(node);
+        Metadata same = parse(node);
+
+        ((ArrayNode) m.extras().get("tags")).add("b");
+
+        assertEquals(same, m);
+        assertEquals(same.hashCode(), m.hashCode());
+        assertEquals("[\"a\"]", m.extras().get("tags").toString());
     }
 
     @Test

@@ -19,9 +19,9 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * JSON values as DynamoDB attribute values and back, for metadata fields beyond version 0's nine: the
- * ingester writes them into a record's {@code metadata} map, the readers of records (the ingester, the
- * tools) and the query API's answers read them back.
+ * JSON values as DynamoDB attribute values and back: the ingester writes metadata fields beyond version
+ * 0's nine into a record's {@code metadata} map with it, the readers of records (the ingester, the tools)
+ * read them back, and the query API writes every stored value of its answers through it.
  */
 public final class AttributeJson {
     private AttributeJson() {

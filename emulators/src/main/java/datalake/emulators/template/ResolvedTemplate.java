@@ -30,11 +30,14 @@ import java.util.stream.Stream;
  * template's defaults, overridden as with {@code sam deploy --parameter-overrides}, checked against their
  * constraints), the template's Rules, its conditions, pseudo parameters, and the intrinsic functions
  * (Ref, Fn::GetAtt, Fn::Sub, Fn::Join, Fn::Select, Fn::Split, Fn::If, Fn::Equals, Fn::Not, Fn::And,
- * Fn::Or, Fn::Base64, Fn::FindInMap, AWS::NoValue). A resource's Ref and attributes follow the
- * conventions of {@link PhysicalIds} (names from the template, ARNs in the stack's account and region),
- * unless a value known from an emulator is given ({@link #with}: SQS queue URLs).
+ * Fn::Or, Fn::Base64, Fn::FindInMap, AWS::NoValue, and in Rules only Fn::Contains). A stack whose
+ * resources depend on each other in a circle is refused, as CloudFormation refuses it. A resource's Ref
+ * and attributes follow the conventions of {@link PhysicalIds} (names from the template, ARNs in the
+ * stack's account and region), unless a value known from an emulator is given ({@link #with}: SQS queue
+ * URLs).
  *
- * <p>Immutable: {@link #with} returns a copy.
+ * <p>Its values never change once built (conditions are cached as they are first read, under a lock);
+ * {@link #with} returns a copy.
  */
 public final class ResolvedTemplate {
     /** Removes the key or list element that holds it, as {@code Ref: AWS::NoValue} does. */
