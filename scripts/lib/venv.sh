@@ -38,8 +38,8 @@ datalake_venv() {
   fi
 
   python="$(command -v python3 || true)"
-  if [ -z "$python" ] || ! "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 9) else 1)' 2>/dev/null; then
-    echo "error: the test virtualenv needs python3 >= 3.9 on PATH (found: ${python:-none}${python:+ $("$python" --version 2>&1)}); install it (e.g. apt-get install python3 python3-venv) and run again." >&2
+  if [ -z "$python" ] || ! "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then
+    echo "error: the test virtualenv needs python3 >= 3.11 on PATH, as the pinned schemathesis and its dependencies do (found: ${python:-none}${python:+ $("$python" --version 2>&1)}); install it (e.g. apt-get install python3 python3-venv) and run again." >&2
     return 1
   fi
   version="$("$python" --version 2>&1)"
