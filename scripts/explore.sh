@@ -5,6 +5,8 @@
 # only this machine's browser reaches it through you. Ctrl-C stops it.
 #   scripts/explore.sh --api https://abc123.execute-api.us-east-1.amazonaws.com
 #   scripts/explore.sh                     # the API of DATALAKE_HTTP_URL
+# As the datalake client: DATALAKE_CONFIG's file (default /etc/datalake.env) is read, and --auth follows
+# DATALAKE_SESSION_CLASS (datalake_aws.SigV4Session: iam, the default; BearerTokenSession: jwt).
 #   scripts/explore.sh --port 0 --auth jwt --api https://datalake.example.com
 # Credentials come from the standard AWS chain (AWS_PROFILE, SSO, environment, instance role); the
 # region from the execute-api URL, else AWS_REGION / AWS_DEFAULT_REGION / the profile's.
