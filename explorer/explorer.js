@@ -288,23 +288,41 @@ function invalidField(s) {
   return null;
 }
 
+/**
+ * A search that cannot run says why; the hash's (which the address now names) also takes away the results of
+ * the search before it, and drops its answers still on the way.
+ */
+function refuse(text, fieldId, fromHash) {
+  setStatus(text, true);
+  if (fieldId) {
+    $(fieldId).focus();
+  }
+  if (fromHash) {
+    state.asked.files++;
+    state.asked.coverage++;
+    $("coverage-section").hidden = true;
+    $("skip-timeline").hidden = true;
+    $("files-section").hidden = true;
+    state.nextFiles = null;
+    state.filesPages = [];
+  }
+}
+
 /** Runs the form's search; fromHash: it is the hash's, which it rewrites in the page's form, adding no history. */
 async function search(fromHash) {
   const s = selection();
   if (!s.what) {
-    setStatus("Give a what (or pick a feed).", true);
-    $("q-what").focus();
+    refuse("Give a what (or pick a feed).", "q-what", fromHash);
     return;
   }
   const invalid = invalidField(s);
   if (invalid) {
-    setStatus(invalid.text, true);
-    $(invalid.id).focus();
+    refuse(invalid.text, invalid.id, fromHash);
     return;
   }
   if (!s.workId && (Number.isNaN(s.start) || Number.isNaN(s.end))) {
-    setStatus("Give start and end as ISO-8601 times (2026-01-01T00:00Z), or as seconds or milliseconds since 1970,"
-      + " in the years 1 to 9999.", true);
+    refuse("Give start and end as ISO-8601 times (2026-01-01T00:00Z), or as seconds or milliseconds since 1970,"
+      + " in the years 1 to 9999.", null, fromHash);
     return;
   }
   state.selected = s.where ? s.what + ":" + s.where : null;

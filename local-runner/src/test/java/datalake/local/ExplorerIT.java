@@ -432,6 +432,11 @@ class ExplorerIT {
         browser.driver.navigate().forward();
         browser.await(d -> one("#coverage-title").getText().equals("Coverage of syslog from webserver01"));
         assertEquals("syslog", one("#q-what").getDomProperty("value"));
+
+        // a malformed link opened over a shown search: its sentence, and no results of the search before it
+        ((JavascriptExecutor) browser.driver).executeScript("location.hash = 'what=sensor&where=probe01&start=x'");
+        browser.await(d -> one("#status").getText().startsWith("Give start and end as ISO-8601 times")
+                && !one("#coverage-section").isDisplayed() && !one("#files-section").isDisplayed());
     }
 
     @Test
