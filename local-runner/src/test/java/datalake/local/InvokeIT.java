@@ -95,6 +95,8 @@ class InvokeIT {
         expected.put("query/latest-data.json", "exit 0, 302");
         expected.put("query/bad-time.json", "exit 0, 400");
         expected.put("query/no-such-file.json", "exit 0, 404");
+        expected.put("query/feeds.json", "exit 0, 200");
+        expected.put("query/coverage.json", "exit 0, 200");
         String ok = "exit 0, failures 0, errors []";
         for (String body : List.of("s3/complete-multipart-upload", "s3/copy", "s3/delete-marker-created", "s3/delete",
                 "s3/encoded-key", "s3/lifecycle-expiration-delete-marker", "s3/lifecycle-expiration-delete",

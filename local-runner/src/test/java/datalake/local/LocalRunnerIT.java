@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import datalake.emulators.Emulators;
+import datalake.records.Times;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -170,6 +172,31 @@ class LocalRunnerIT {
                 return false;
             }
         }), "every pushed file is indexed");
+    }
+
+    @Test
+    void aFileModifiedAfterEndIsRefusedByNameAndTheOthersArePushed(@TempDir Path dir) throws Exception {
+        // given two files without --start, one modified after --end and one before it
+        long end = System.currentTimeMillis() - 3_600_000;
+        Path early = Files.writeString(dir.resolve("early.log"), "early\n");
+        Path late = Files.writeString(dir.resolve("late.log"), "late\n");
+        Files.setLastModifiedTime(early, FileTime.fromMillis(end - 60_000));
+        Files.setLastModifiedTime(late, FileTime.fromMillis(end + 60_000));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+        // when both are pushed
+        int status = Push.run(new String[] {"--endpoint", runner.s3, "--bucket", runner.bucket, "--what", "runner-late",
+            "--where", "laptop", "--end", Times.toIso(end), dir.toString()}, Map.of(),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        // then the late one is refused by name and the early one is pushed
+        String errors = err.toString(StandardCharsets.UTF_8);
+        assertEquals(1, status, errors);
+        assertTrue(errors.contains("error: " + late + " was not pushed: it starts at its modification time"), errors);
+        List<String> urls = out.toString(StandardCharsets.UTF_8).strip().lines().toList();
+        assertEquals(1, urls.size(), String.join("\n", urls));
+        assertTrue(urls.get(0).startsWith("s3://" + runner.bucket + "/"), urls.get(0));
     }
 
     @Test
