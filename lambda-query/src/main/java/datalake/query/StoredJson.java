@@ -102,9 +102,9 @@ final class StoredJson {
         g.writeEndObject();
     }
 
-    /** One DynamoDB value as JSON, as {@link AttributeJson#toJson} reads it. */
+    /** One DynamoDB value as JSON ({@link AttributeJson#write}). */
     static void write(JsonGenerator g, AttributeValue value) throws IOException {
-        g.writeTree(AttributeJson.toJson(value));
+        AttributeJson.write(g, value);
     }
 
     private static void writeNumberOrNull(JsonGenerator g, String name, Long value) throws IOException {

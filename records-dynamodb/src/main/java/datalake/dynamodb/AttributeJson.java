@@ -1,13 +1,13 @@
 package datalake.dynamodb;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.BooleanNode;
-import com.fasterxml.jackson.databind.node.DecimalNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.NullNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.util.TokenBuffer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -24,6 +24,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * read them back, and the query API writes every stored value of its answers through it.
  */
 public final class AttributeJson {
+    /** Reads {@link #toJson}'s tokens back as a tree, decimals as BigDecimal (as DynamoDB holds them). */
+    private static final ObjectMapper TREES = new ObjectMapper()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+
     private AttributeJson() {
     }
 
@@ -63,48 +67,74 @@ public final class AttributeJson {
     /**
      * A stored value as JSON, as stored: N a number exactly as written (or its text, if it is none), S a
      * string, BOOL true or false, NULL null, M an object (members by name: DynamoDB keeps no order), L and
-     * the sets arrays, B and each of BS base64 text; an empty or unknown value null.
+     * the sets arrays, B and each of BS base64 text; an empty or unknown value null. Streamed: the query
+     * API writes every value of its answers so, with no tree in between.
      */
-    public static JsonNode toJson(AttributeValue value) {
+    public static void write(JsonGenerator g, AttributeValue value) throws IOException {
         if (value == null) {
-            return NullNode.getInstance();
+            g.writeNull();
         } else if (value.s() != null) {
-            return TextNode.valueOf(value.s());
+            g.writeString(value.s());
         } else if (value.n() != null) {
-            return number(value.n());
+            writeNumber(g, value.n());
         } else if (value.bool() != null) {
-            return BooleanNode.valueOf(value.bool());
+            g.writeBoolean(value.bool());
         } else if (value.hasM()) {
-            ObjectNode object = JsonNodeFactory.instance.objectNode();
-            new TreeMap<>(value.m()).forEach((name, member) -> object.set(name, toJson(member)));
-            return object;
+            g.writeStartObject();
+            for (Map.Entry<String, AttributeValue> member : new TreeMap<>(value.m()).entrySet()) {
+                g.writeFieldName(member.getKey());
+                write(g, member.getValue());
+            }
+            g.writeEndObject();
         } else if (value.hasL()) {
-            ArrayNode array = JsonNodeFactory.instance.arrayNode(value.l().size());
-            value.l().forEach(element -> array.add(toJson(element)));
-            return array;
+            g.writeStartArray();
+            for (AttributeValue element : value.l()) {
+                write(g, element);
+            }
+            g.writeEndArray();
         } else if (value.hasSs()) {
-            ArrayNode array = JsonNodeFactory.instance.arrayNode(value.ss().size());
-            value.ss().forEach(array::add);
-            return array;
+            g.writeStartArray();
+            for (String text : value.ss()) {
+                g.writeString(text);
+            }
+            g.writeEndArray();
         } else if (value.hasNs()) {
-            ArrayNode array = JsonNodeFactory.instance.arrayNode(value.ns().size());
-            value.ns().forEach(n -> array.add(number(n)));
-            return array;
+            g.writeStartArray();
+            for (String number : value.ns()) {
+                writeNumber(g, number);
+            }
+            g.writeEndArray();
         } else if (value.b() != null) {
-            return TextNode.valueOf(base64(value.b()));
+            g.writeString(base64(value.b()));
         } else if (value.hasBs()) {
-            ArrayNode array = JsonNodeFactory.instance.arrayNode(value.bs().size());
-            value.bs().forEach(b -> array.add(base64(b)));
-            return array;
+            g.writeStartArray();
+            for (SdkBytes bytes : value.bs()) {
+                g.writeString(base64(bytes));
+            }
+            g.writeEndArray();
+        } else {
+            g.writeNull();
         }
-        return NullNode.getInstance();
     }
 
-    private static JsonNode number(String number) {
+    /** {@link #write} as a tree (numbers as {@link java.math.BigDecimal}): the readers of records' extra fields. */
+    public static JsonNode toJson(AttributeValue value) {
+        try (TokenBuffer tokens = new TokenBuffer(TREES, false)) {
+            tokens.forceUseOfBigDecimal(true);
+            write(tokens, value);
+            try (JsonParser parser = tokens.asParser(TREES)) {
+                return TREES.readTree(parser);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("a stored value could not be read as JSON in memory", e);
+        }
+    }
+
+    private static void writeNumber(JsonGenerator g, String number) throws IOException {
         try {
-            return DecimalNode.valueOf(new BigDecimal(number));
+            g.writeNumber(new BigDecimal(number));
         } catch (NumberFormatException notANumber) {
-            return TextNode.valueOf(number);
+            g.writeString(number);
         }
     }
 
