@@ -298,13 +298,21 @@ function refuse(text, fieldId, fromHash) {
     $(fieldId).focus();
   }
   if (fromHash) {
-    state.asked.files++;
-    state.asked.coverage++;
-    $("coverage-section").hidden = true;
-    $("skip-timeline").hidden = true;
-    $("files-section").hidden = true;
-    state.nextFiles = null;
-    state.filesPages = [];
+    dropCoverage();
+    dropFiles();
+  }
+}
+
+/** The query of search s: its what and where, and its work_id or its start and end (ISO-8601). */
+function searchParams(s) {
+  return { what: s.what, where: s.where, work_id: s.workId, start: s.workId ? "" : isoParam(s.start),
+    end: s.workId ? "" : isoParam(s.end) };
+}
+
+/** Marks the row of the feed selected (none when state.selected is null). */
+function markSelected() {
+  for (const row of $("feeds").tBodies[0].rows) {
+    row.classList.toggle("selected", row.dataset.feed === state.selected);
   }
 }
 
@@ -326,25 +334,17 @@ async function search(fromHash) {
     return;
   }
   state.selected = s.where ? s.what + ":" + s.where : null;
-  for (const row of $("feeds").tBodies[0].rows) {
-    row.classList.toggle("selected", row.dataset.feed === state.selected);
-  }
-  state.hash = query({ what: s.what, where: s.where, work_id: s.workId, start: s.workId ? "" : isoParam(s.start),
-    end: s.workId ? "" : isoParam(s.end), step: s.step === "auto" ? "" : s.step });
+  markSelected();
+  state.hash = query({ ...searchParams(s), step: s.step === "auto" ? "" : s.step });
   if (fromHash) {
     history.replaceState(null, "", "#" + state.hash);
   } else {
     location.hash = state.hash;
   }
   setStatus("");
-  const files = s.workId
-    ? "/v0/archive/files/?" + query({ what: s.what, where: s.where, work_id: s.workId })
-    : "/v0/archive/files/?" + query({ what: s.what, where: s.where, start: isoParam(s.start), end: isoParam(s.end) });
-  const jobs = [loadFiles(files, [], s)];
+  const jobs = [loadFiles("/v0/archive/files/?" + query(searchParams(s)), [], s)];
   if (s.workId) {
-    state.asked.coverage++;
-    $("coverage-section").hidden = true;
-    $("skip-timeline").hidden = true;
+    dropCoverage();
   } else {
     jobs.push(loadCoverage(s));
   }
@@ -364,18 +364,22 @@ function stepFor(s) {
   return s.end - s.start <= 4 * DAY ? "hour" : "day";
 }
 
+/** Hides the timeline, and drops the answers to its requests still on the way. */
+function dropCoverage() {
+  state.asked.coverage++;
+  $("coverage-section").hidden = true;
+  $("skip-timeline").hidden = true;
+}
+
 /** The coverage of search s; an answer, or a failure, that comes after a newer request is dropped. */
 async function loadCoverage(s) {
   const asked = ++state.asked.coverage;
   let coverage;
   try {
-    coverage = await api("/v0/archive/coverage/?" + query({ what: s.what, where: s.where,
-      start: isoParam(s.start), end: isoParam(s.end), step: stepFor(s) }));
+    coverage = await api("/v0/archive/coverage/?" + query({ ...searchParams(s), step: stepFor(s) }));
   } catch (e) {
     if (asked === state.asked.coverage) {
-      // not the previous search's timeline under this one's error
-      $("coverage-section").hidden = true;
-      $("skip-timeline").hidden = true;
+      dropCoverage(); // not the previous search's timeline under this one's error
       throw e;
     }
     return;
@@ -502,6 +506,14 @@ function showBin(bin) {
 
 // ---- files -------------------------------------------------------------------------------------------
 
+/** Hides the files and forgets their pages, and drops the answers to their requests still on the way. */
+function dropFiles() {
+  state.asked.files++;
+  $("files-section").hidden = true;
+  state.nextFiles = null;
+  state.filesPages = [];
+}
+
 /** A page of files of the search "of"; an answer, or a failure, that comes after a newer request is dropped. */
 async function loadFiles(path, previous, of) {
   const asked = ++state.asked.files;
@@ -510,9 +522,7 @@ async function loadFiles(path, previous, of) {
     page = await api(path);
   } catch (e) {
     if (asked === state.asked.files) {
-      $("files-section").hidden = true;
-      state.nextFiles = null;
-      state.filesPages = [];
+      dropFiles();
       throw e;
     }
     return;
@@ -559,10 +569,9 @@ function renderFiles(page) {
   const number = state.filesPages.length;
   const of = state.filesOf;
   // A work_id search keeps the where of an opened feed: an empty answer says so, with the way out.
-  const narrowed = page.records.length === 0 && of !== null && of.workId !== "" && of.where !== "";
+  const narrowed = page.records.length === 0 && of.workId !== "" && of.where !== "";
   $("files-summary").textContent = page.records.length === 0
-    ? "no files" + (of ? " of " + of.what + (of.where ? " from " + of.where : "")
-      + (of.workId ? " with work_id " + of.workId : "") : "")
+    ? "no files of " + of.what + (of.where ? " from " + of.where : "") + (of.workId ? " with work_id " + of.workId : "")
     : "page " + number + ": " + plural(page.records.length, "file") + (page.next ? ", more follow" : "");
   $("files-any-where").hidden = !narrowed;
   $("files-next").disabled = !page.next;
@@ -612,14 +621,11 @@ function showHash() {
     return;
   }
   state.selected = null;
+  markSelected();
+  dropCoverage();
+  // its pages stay: n and p page on from the page shown before
   state.asked.files++;
-  state.asked.coverage++;
-  for (const row of $("feeds").tBodies[0].rows) {
-    row.classList.remove("selected");
-  }
-  for (const id of ["coverage-section", "skip-timeline", "files-section"]) {
-    $(id).hidden = true;
-  }
+  $("files-section").hidden = true;
   setStatus("");
 }
 

@@ -21,21 +21,21 @@ datalake_venv_hash() {
 }
 
 datalake_venv() {
-  local root requirements constraints venv python version stamp wanted log variable package
+  local root kind requirements constraints venv python version stamp wanted log variable package
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)" || return 1
   if [ "${1:-}" = tools ]; then
-    requirements="$root/scripts/requirements-tools.txt"
-    constraints="$root/scripts/constraints-tools.txt"
+    kind=tools
     venv="${DATALAKE_TOOLS_VENV:-$root/.venv-tools}"
     variable=DATALAKE_TOOLS_VENV
     package=
   else
-    requirements="$root/scripts/requirements-dev.txt"
-    constraints="$root/scripts/constraints-dev.txt"
+    kind=dev
     venv="${DATALAKE_VENV:-$root/.venv}"
     variable=DATALAKE_VENV
     package="$root/clients/python"
   fi
+  requirements="$root/scripts/requirements-$kind.txt"
+  constraints="$root/scripts/constraints-$kind.txt"
 
   python="$(command -v python3 || true)"
   if [ -z "$python" ] || ! "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then

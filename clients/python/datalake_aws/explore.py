@@ -124,7 +124,7 @@ class ProxyHandler(BaseHTTPRequestHandler):
             return self.reply(400, "text/plain; charset=utf-8", b"Bad path.\n")
         target = urlsplit(self.path)
         path = target.path
-        if self.server.api_prefix and path.startswith(self.server.api_prefix + "/v0/"):
+        if path.startswith(self.server.api_prefix + "/v0/"):
             path = path[len(self.server.api_prefix):]
         if path.startswith("/v0/"):
             # forwarded as a path of the API's own URL, never one that leaves /v0/ once normalised

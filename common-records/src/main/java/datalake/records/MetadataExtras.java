@@ -38,11 +38,6 @@ final class MetadataExtras {
      */
     static final int MAX_DEPTH = 30;
 
-    private static final BigInteger INT_MIN = BigInteger.valueOf(Integer.MIN_VALUE);
-    private static final BigInteger INT_MAX = BigInteger.valueOf(Integer.MAX_VALUE);
-    private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
-    private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
-
     private MetadataExtras() {
     }
 
@@ -158,13 +153,11 @@ final class MetadataExtras {
                 return DecimalNode.valueOf(stripped);
             }
             BigInteger integer = stripped.toBigIntegerExact();
-            if (integer.compareTo(INT_MIN) >= 0 && integer.compareTo(INT_MAX) <= 0) {
+            // bitLength leaves out the sign: below 32 fits an int, below 64 a long
+            if (integer.bitLength() < Integer.SIZE) {
                 return IntNode.valueOf(integer.intValue());
             }
-            if (integer.compareTo(LONG_MIN) >= 0 && integer.compareTo(LONG_MAX) <= 0) {
-                return LongNode.valueOf(integer.longValue());
-            }
-            return BigIntegerNode.valueOf(integer);
+            return integer.bitLength() < Long.SIZE ? LongNode.valueOf(integer.longValue()) : BigIntegerNode.valueOf(integer);
         }
 
         private InvalidMetadataException numberRefused() {

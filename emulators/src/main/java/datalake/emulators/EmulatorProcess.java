@@ -23,9 +23,10 @@ import java.util.function.IntFunction;
 
 /**
  * An emulator run as a child process serving HTTP on 127.0.0.1 (moto, dynalite): started on a chosen or
- * a free port (refused when another process holds it) and waited for until it answers, its last lines of output kept for the error that names
- * it, and ended with its descendants by {@link #stop()}, or by a JVM shutdown hook if nobody called it (a
- * JVM killed outright runs none: the launchers, dynalite.js and moto_server.py, exit when their stdin ends).
+ * a free port (refused when another process holds it) and waited for until it answers, its last lines of
+ * output kept for the error that names it, and ended with its descendants by {@link #stop()}, or by a JVM
+ * shutdown hook if nobody called it (a JVM killed outright runs none: the launchers, dynalite.js and
+ * moto_server.py, exit when their stdin ends).
  * {@link #stop()} then {@link #start()} brings it back, empty, on the same port.
  */
 final class EmulatorProcess {

@@ -4,6 +4,7 @@ import static datalake.records.DatalakeJson.write;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import datalake.dynamodb.AttributeJson;
 import datalake.dynamodb.RecordItems;
 import datalake.dynamodb.StoredRecord;
 import java.io.IOException;
@@ -115,9 +116,9 @@ final class ResponseJson {
         g.writeStringField("url", record.url());
         g.writeStringField("http_url", links.fileData(record.id()));
         g.writeFieldName("create_time");
-        StoredJson.write(g, record.item().get(RecordItems.CREATE_TIME));
+        AttributeJson.write(g, record.item().get(RecordItems.CREATE_TIME));
         g.writeFieldName("size");
-        StoredJson.write(g, record.item().get(RecordItems.SIZE));
+        AttributeJson.write(g, record.item().get(RecordItems.SIZE));
         g.writeFieldName("metadata");
         StoredJson.writeMetadata(g, record);
         g.writeEndObject();

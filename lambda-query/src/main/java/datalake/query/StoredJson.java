@@ -58,13 +58,13 @@ final class StoredJson {
                 writeNumberOrNull(g, "end", record.end());
             } else if (stored.containsKey(name)) {
                 g.writeFieldName(name);
-                write(g, stored.get(name));
+                AttributeJson.write(g, stored.get(name));
             }
         }
         for (Map.Entry<String, AttributeValue> field : new TreeMap<>(stored).entrySet()) {
             if (!ORDER.contains(field.getKey()) && !ADDED.contains(field.getKey())) {
                 g.writeFieldName(field.getKey());
-                write(g, field.getValue());
+                AttributeJson.write(g, field.getValue());
             }
         }
         g.writeStringField("start_iso", Times.toIso(record.start()));
@@ -100,11 +100,6 @@ final class StoredJson {
         g.writeStringField("start_iso", start == null ? null : Times.toIso(start));
         g.writeStringField("end_iso", end == null ? null : Times.toIso(end));
         g.writeEndObject();
-    }
-
-    /** One DynamoDB value as JSON ({@link AttributeJson#write}). */
-    static void write(JsonGenerator g, AttributeValue value) throws IOException {
-        AttributeJson.write(g, value);
     }
 
     private static void writeNumberOrNull(JsonGenerator g, String name, Long value) throws IOException {

@@ -162,9 +162,8 @@ public final class Push {
                     long start = options.start() != null ? options.start() : Files.getLastModifiedTime(file).toMillis();
                     if (options.start() == null && options.end() != null && options.end() < start) {
                         // This file's own date, not the options: the other files may still go.
-                        failed.incrementAndGet();
-                        err.println("error: " + file + " was not pushed: it starts at its modification time, "
-                                + Times.toIso(start) + ", after --end " + Times.toIso(options.end()) + "; give --start too.");
+                        notPushed(file, "it starts at its modification time, " + Times.toIso(start) + ", after --end "
+                                + Times.toIso(options.end()) + "; give --start too.");
                         continue;
                     }
                     Pusher.FileFacts facts = new Pusher.FileFacts(options.what(), options.where(), start, options.end(),
@@ -182,11 +181,16 @@ public final class Push {
                     if (stop.isPresent()) {
                         fatal.compareAndSet(null, stop.get());
                     } else {
-                        failed.incrementAndGet();
-                        err.println("error: " + file + " was not pushed: " + e.getMessage());
+                        notPushed(file, e.getMessage());
                     }
                 }
             }
+        }
+
+        /** A failure of this file alone: counted, and named with its reason. */
+        private void notPushed(Path file, String reason) {
+            failed.incrementAndGet();
+            err.println("error: " + file + " was not pushed: " + reason);
         }
 
         /** The sentence for a failure that every other file would meet too (the endpoint, the bucket, the metadata). */
