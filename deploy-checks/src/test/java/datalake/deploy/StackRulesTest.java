@@ -111,6 +111,40 @@ class StackRulesTest {
     }
 
     @Test
+    void aCountWithAFractionOrAnExponentIsRefusedBeforeAnythingIsCreated() {
+        // Whole numbers to what reads them (SQS's redrive, Lambda's event source, S3's lifecycle, Application
+        // Auto Scaling, the ingester's environment), which would refuse 5.5 or 1e1 late, after the tables.
+        Template template = SamTransform.repositoryTemplate();
+        Map<String, int[]> ranges = Map.of("StorageNoncurrentVersionDays", new int[] {0, 99999},
+                "IngestBatchSize", new int[] {1, 10000}, "IngestMaxReceiveCount", new int[] {1, 1000},
+                "IngestMaxConcurrency", new int[] {2, 1000},
+                "TableMinWriteCapacity", new int[] {1, 1000}, "TableMaxWriteCapacity", new int[] {1000, 40000},
+                "TableMinReadCapacity", new int[] {1, 1000}, "TableMaxReadCapacity", new int[] {1000, 40000});
+        ranges.forEach((name, range) -> {
+            int min = range[0];
+            int max = range[1];
+            for (String value : List.of(min + ".5", "1e1", "0" + min, Integer.toString(min - 1),
+                    Integer.toString(max + 1), "")) {
+                TemplateException e = assertThrows(TemplateException.class,
+                        () -> template.resolve().parameter(name, value).build(), name + "=" + value);
+                assertTrue(e.getMessage().contains(name), e.getMessage());
+            }
+            for (int value : new int[] {min, (min + max) / 2 + 3, max}) {
+                assertDoesNotThrow(() -> template.resolve().parameter(name, Integer.toString(value)).build(),
+                        name + "=" + value);
+            }
+        });
+        // and what is left a Number lists its values or takes a fraction (a target utilisation percentage)
+        List<String> numbers = new ArrayList<>();
+        template.parameters().properties().forEach(p -> {
+            if (p.getValue().path("Type").asText().equals("Number")) {
+                numbers.add(p.getKey());
+            }
+        });
+        assertEquals(List.of("IngestBatchingWindowSeconds", "LogRetentionDays", "TableTargetUtilization"), numbers);
+    }
+
+    @Test
     void jwtWithoutAnIssuerOrAnAudienceIsRefusedBeforeAnythingIsCreated() {
         Template template = SamTransform.repositoryTemplate();
         TemplateException noIssuer = assertThrows(TemplateException.class, () -> template.resolve()
