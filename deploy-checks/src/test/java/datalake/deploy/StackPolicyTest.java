@@ -82,6 +82,20 @@ class StackPolicyTest {
         }
     }
 
+    @Test
+    void aKeptBucketKeepsItsPolicy() {
+        // A kept bucket outlives the stack, or leaves it when ExistingBucketName takes over: its policy (TLS
+        // only) must not be deleted from under it
+        for (Template.Resource policy : TEMPLATE.ofType("AWS::S3::BucketPolicy")) {
+            Template.Resource bucket = TEMPLATE.resource(policy.properties().path("Bucket").path("Ref").asText());
+            if (retained(bucket)) {
+                assertEquals(bucket.deletionPolicy(), policy.deletionPolicy(), policy.logicalId());
+                assertEquals(bucket.updateReplacePolicy(), policy.updateReplacePolicy(), policy.logicalId());
+            }
+        }
+        assertTrue(retained(TEMPLATE.resource("StorageBucketPolicy")));
+    }
+
     private static boolean retained(Template.Resource r) {
         return r.deletionPolicy().map(p -> p.startsWith("Retain")).orElse(false);
     }
