@@ -5,10 +5,11 @@ operations bucket is versioned, and CloudFormation cannot delete a bucket that s
 So: the operations bucket is emptied, then `sam delete` runs; --delete-index deletes the tables,
 --delete-files empties and deletes the storage bucket. Both are needed before a re-install under the
 same NamePrefix (or the storage bucket is adopted, README "Adopting an existing bucket"). A bucket the
-stack adopted (its ExistingBucketName) is not the stack's to delete: --delete-files then refuses, before
-anything is deleted.
+stack adopted (its ExistingBucketName), or one another stack of the region adopted (README's rename), is
+not the stack's to delete: --delete-files then refuses, before anything is deleted.
 """
 import argparse
+import os
 import subprocess
 import sys
 
@@ -29,6 +30,18 @@ def outputs(cloudformation, stack):
         raise SystemExit(f"stack {stack} has no output {', '.join(missing)}: is it a datalake stack?")
     parameters = {p["ParameterKey"]: p.get("ParameterValue", "") for p in described.get("Parameters", [])}
     return found, parameters.get("ExistingBucketName", "")
+
+
+def adopters(cloudformation, stack, bucket):
+    """The other stacks of the region that adopted the bucket (their ExistingBucketName): an adopter's
+    EventBridge rule is in the bucket's region, so no other region needs looking at."""
+    found = []
+    for page in cloudformation.get_paginator("describe_stacks").paginate():
+        for other in page["Stacks"]:
+            parameters = {p["ParameterKey"]: p.get("ParameterValue", "") for p in other.get("Parameters", [])}
+            if other["StackName"] != stack and parameters.get("ExistingBucketName") == bucket:
+                found.append(other["StackName"])
+    return found
 
 
 def empty_bucket(s3, bucket):
@@ -70,15 +83,30 @@ def main(argv=None, session=None, sam_delete=None):
     args = parser.parse_args(argv)
     if session is None:
         import boto3
-        session = boto3.session.Session()
+        # boto3 reads AWS_DEFAULT_REGION only; AWS_REGION is what the other tools and deploy.sh's users set
+        session = boto3.session.Session(region_name=os.environ.get("AWS_REGION") or None)
+    from botocore.exceptions import BotoCoreError
+    try:
+        return uninstall(args, session, sam_delete or _sam_delete)
+    except BotoCoreError as e:  # no region, no credentials, no endpoint: one sentence, not a traceback
+        raise SystemExit(f"could not reach AWS for stack {args.stack}: {str(e).rstrip('.')}; set AWS_REGION and credentials, "
+                         f"then run again (what was printed above is done)")
+
+
+def uninstall(args, session, sam_delete):
     s3 = session.client("s3")
-    found, adopted = outputs(session.client("cloudformation"), args.stack)
+    cloudformation = session.client("cloudformation")
+    found, adopted = outputs(cloudformation, args.stack)
     if args.delete_files and adopted:
         raise SystemExit(f"stack {args.stack} adopted bucket {adopted}, which it does not own, so --delete-files "
                          f"will not delete it; nothing was deleted (run without --delete-files)")
+    others = adopters(cloudformation, args.stack, found["StorageBucketName"]) if args.delete_files else []
+    if others:
+        raise SystemExit(f"stack {', '.join(others)} adopted bucket {found['StorageBucketName']} and indexes it, "
+                         f"so --delete-files will not delete it; nothing was deleted (run without --delete-files)")
     kept = [found["RecordsTableName"], found["LatestTableName"], found["StorageBucketName"]]
     print(f"emptied {found['OperationsBucketName']}: {empty_bucket(s3, found['OperationsBucketName'])} versions")
-    (sam_delete or _sam_delete)(args.stack, session.region_name)
+    sam_delete(args.stack, session.region_name)
     if args.delete_index:
         for table in delete_tables(session.client("dynamodb"), kept[:2]):
             print(f"deleted table {table}")

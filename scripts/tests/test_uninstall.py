@@ -123,3 +123,46 @@ def test_a_bucket_the_stack_adopted_is_never_deleted_and_nothing_else_is_either(
     assert uninstall.main(["adopting"], session=stack, sam_delete=lambda name, region: deleted.append(name)) == 0
     assert deleted == ["adopting"]
     assert versions(s3, "team-data") == 1
+
+
+def test_a_bucket_another_stack_adopted_is_never_deleted_and_nothing_else_is_either(stack):
+    # README's rename: a second stack adopts the first one's bucket, then the first is deleted
+    stack.client("cloudformation").create_stack(
+        StackName="renamed", TemplateBody=json.dumps({
+            "Parameters": {"ExistingBucketName": {"Type": "String"}},
+            "Resources": {"Topic": {"Type": "AWS::SNS::Topic"}}}),
+        Parameters=[{"ParameterKey": "ExistingBucketName", "ParameterValue": "dl-storage"}])
+    deleted = []
+
+    with pytest.raises(SystemExit, match="stack renamed adopted bucket dl-storage and indexes it"):
+        uninstall.main(["dl", "--delete-index", "--delete-files"], session=stack,
+                       sam_delete=lambda name, region: deleted.append(name))
+
+    assert deleted == []
+    assert versions(stack.client("s3"), "dl-storage") == 5
+    assert versions(stack.client("s3"), "dl-operations") == 5
+    assert sorted(stack.client("dynamodb").list_tables()["TableNames"]) == ["dl-latest", "dl-records"]
+
+
+def test_the_region_comes_from_aws_region_as_for_the_other_tools(stack, monkeypatch):
+    monkeypatch.delenv("AWS_DEFAULT_REGION", raising=False)
+    monkeypatch.setenv("AWS_CONFIG_FILE", "/nonexistent")
+    monkeypatch.setenv("AWS_REGION", REGION)
+    seen = []
+
+    assert uninstall.main(["dl"], sam_delete=lambda name, region: seen.append(region)) == 0
+
+    assert seen == [REGION]
+
+
+def test_no_region_is_one_sentence_and_nothing_is_deleted(stack, monkeypatch):
+    for name in ("AWS_DEFAULT_REGION", "AWS_REGION"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_CONFIG_FILE", "/nonexistent")
+    deleted = []
+
+    with pytest.raises(SystemExit, match="could not reach AWS for stack dl: You must specify a region; set AWS_REGION"):
+        uninstall.main(["dl", "--delete-files"], sam_delete=lambda name, region: deleted.append(name))
+
+    assert deleted == []
+    assert versions(stack.client("s3"), "dl-storage") == 5
