@@ -172,6 +172,17 @@ class ProxyHandler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
 
+def port(text):
+    """A TCP port for argparse: 0 to 65535 (bind would fail later with a traceback)."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = -1
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError("%s is not a port: give 0 to 65535 (0 for a free one)" % text)
+    return number
+
+
 def options(argv=None):
     """The command line's options; exits with one sentence when they cannot work."""
     parser = argparse.ArgumentParser(prog="datalake-explore", description="Serves the explorer page on "
@@ -182,7 +193,7 @@ def options(argv=None):
                         help="iam: SigV4 with the AWS credential chain; jwt: a bearer token from DATALAKE_API_TOKEN "
                              "or DATALAKE_API_TOKEN_COMMAND; none: plain requests (default: as DATALAKE_SESSION_CLASS "
                              "says, else iam)")
-    parser.add_argument("--port", type=int, default=8001, help="local port (default 8001; 0 for a free one)")
+    parser.add_argument("--port", type=port, default=8001, help="local port (default 8001; 0 for a free one)")
     parser.add_argument("--page-dir", required=True, help="the explorer page's directory")
     args = parser.parse_args(argv)
     try:

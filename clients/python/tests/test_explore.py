@@ -209,3 +209,12 @@ def test_a_configuration_it_cannot_follow_is_one_sentence(tmp_path, environ, cap
         explore.options(["--page-dir", str(tmp_path)])
     assert refused.value.code == 2
     assert capsys.readouterr().err.endswith("error: " + sentence + "\n")
+
+
+@pytest.mark.parametrize("value", ["70000", "-1", "http"])
+def test_a_port_that_cannot_be_bound_is_one_sentence(tmp_path, capsys, value):
+    with pytest.raises(SystemExit) as refused:
+        explore.options(["--page-dir", str(tmp_path), "--api", "https://datalake.example.com", "--port", value])
+    assert refused.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        "error: argument --port: %s is not a port: give 0 to 65535 (0 for a free one)\n" % value)
