@@ -1,13 +1,11 @@
 package datalake.deploy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
 import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
 import com.amazonaws.services.lambda.runtime.serialization.factories.JacksonFactory;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -38,13 +36,16 @@ class RuntimeDecodingTest {
 
     @ParameterizedTest
     @CsvSource({
-        // jar property, handler, sample folders (';'), where a sample holds a value its decoding must keep
-        "datalake.ingester.jar, datalake.ingester.IngesterHandler, ingester/invoke;ingester/sqs, /Records/0/messageId",
+        // jar property, handler, sample folders (';'), where a sample holds a value its decoding must keep,
+        // an answer as Lambda's caller reads it (SQS's partial batch response; API Gateway's payload 2.0)
+        "datalake.ingester.jar, datalake.ingester.IngesterHandler, ingester/invoke;ingester/sqs, /Records/0/messageId,"
+                + " '{\"batchItemFailures\":[{\"itemIdentifier\":\"m1\"}]}'",
         // (the backfill handler is a RequestStreamHandler: the runtime hands it the bytes)
-        "datalake.query.jar, datalake.query.QueryHandler, query, /rawPath",
+        "datalake.query.jar, datalake.query.QueryHandler, query, /rawPath,"
+                + " '{\"statusCode\":404,\"headers\":{\"content-type\":\"application/json\"},\"body\":\"{}\",\"isBase64Encoded\":false}'",
     })
     void theHandlerDecodesEverySampleAndEncodesItsAnswerWithTheJarAlone(
-            String property, String handler, String folders, String kept) throws Exception {
+            String property, String handler, String folders, String kept, String answer) throws Exception {
         Path jar = Path.of(System.getProperty(property, "(" + property + " not set)"));
         assertTrue(Files.isRegularFile(jar), jar + " does not exist: build the deployable jars first");
         // the function's class loader as Lambda's: the jar, over the JDK's own classes only
@@ -75,12 +76,13 @@ class RuntimeDecodingTest {
                         sample + " decoded without " + kept + ": " + again);
             }
 
-            // and the handler's answer type encodes as the runtime returns it
-            ByteArrayOutputStream answer = new ByteArrayOutputStream();
-            serializerFor(output, function).toJson(output.getConstructor().newInstance(), answer);
-            JsonNode encoded = JSON.readTree(answer.toByteArray());
-            assertNotNull(encoded, output.getName());
-            assertTrue(encoded.isObject(), output.getName() + " encoded as " + encoded);
+            // and the handler's answer encodes as its caller reads it, every field under its own name
+            PojoSerializer<Object> encoder = serializerFor(output, function);
+            Object decoded = encoder.fromJson(answer);
+            assertEquals(output, decoded.getClass());
+            ByteArrayOutputStream encoded = new ByteArrayOutputStream();
+            encoder.toJson(decoded, encoded);
+            assertEquals(JSON.readTree(answer), JSON.readTree(encoded.toByteArray()), output.getName());
         }
     }
 
