@@ -23,6 +23,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -231,27 +232,43 @@ public final class QueryApi {
      * another form, say) as long as it is a JSON object with a start time.
      */
     private APIGatewayV2HTTPResponse fileMetadata(String id) {
-        JsonNode metadata = StoredJson.parseObject(storedFile(id).get("datalake"));
-        if (metadata == null || StoredJson.time(metadata.get("start")) == null) {
-            throw RequestRejectedException.noSuchFile("The object of file " + abbreviate(id)
-                    + " has no datalake metadata, so it is not a datalake file.");
-        }
-        return Responses.json(200, ResponseJson.metadata(metadata));
+        checkFileId(id);
+        Map<String, String> stored = files.userMetadata(config.storageBucket(), objectKey(id))
+                .orElseThrow(() -> noFileWithId(id));
+        return Responses.json(200, ResponseJson.metadata(datalakeMetadata(stored, () -> notADatalakeFile(id))));
     }
 
+    /** The content of the same file {@link #fileMetadata} answers for, and of no other object. */
     private APIGatewayV2HTTPResponse fileData(String id) {
         checkFileId(id);
         String key = objectKey(id);
         ObjectStore.ObjectStart start = files.start(config.storageBucket(), key, ContentHeaders.MAGIC_LENGTH)
-                .orElseThrow(() -> RequestRejectedException.noSuchFile("There is no file with id " + id + "."));
-        return redirect(config.storageBucket(), key, start, null);
+                .orElseThrow(() -> noFileWithId(id));
+        JsonNode metadata = datalakeMetadata(start.userMetadata(), () -> notADatalakeFile(id));
+        JsonNode path = metadata.get("path");
+        return redirect(config.storageBucket(), key, start, path != null && path.isTextual() ? path.textValue() : null);
     }
 
-    /** The user metadata of the object {@code <storage bucket>/<id>/data}, where the datalake client puts files. */
-    private Map<String, String> storedFile(String id) {
-        checkFileId(id);
-        return files.userMetadata(config.storageBucket(), objectKey(id)).orElseThrow(() ->
-                RequestRejectedException.noSuchFile("There is no file with id " + id + "."));
+    /**
+     * The object's datalake metadata (its user metadata {@code datalake}) when it is a JSON object with a
+     * start time, as every datalake file's is; else the object is no datalake file, whatever its key.
+     */
+    private static JsonNode datalakeMetadata(Map<String, String> userMetadata,
+            Supplier<RequestRejectedException> notADatalakeFile) {
+        JsonNode metadata = StoredJson.parseObject(userMetadata.get("datalake"));
+        if (metadata == null || StoredJson.time(metadata.get("start")) == null) {
+            throw notADatalakeFile.get();
+        }
+        return metadata;
+    }
+
+    private static RequestRejectedException noFileWithId(String id) {
+        return RequestRejectedException.noSuchFile("There is no file with id " + id + ".");
+    }
+
+    private static RequestRejectedException notADatalakeFile(String id) {
+        return RequestRejectedException.noSuchFile("The object of file " + abbreviate(id)
+                + " has no datalake metadata, so it is not a datalake file.");
     }
 
     private static void checkFileId(String id) {
@@ -305,6 +322,9 @@ public final class QueryApi {
         ObjectStore.ObjectStart start = files.start(bucket, key, ContentHeaders.MAGIC_LENGTH).orElseThrow(() ->
                 RequestRejectedException.noSuchFile("The latest " + record.what() + " file from " + record.where()
                         + " is no longer in its bucket."));
+        // Overwritten by an object that is no datalake file (until the ingester removes the record).
+        datalakeMetadata(start.userMetadata(), () -> RequestRejectedException.noSuchFile("The latest "
+                + record.what() + " file from " + record.where() + " is no longer a datalake file in its bucket."));
         AttributeValue path = record.metadata().get("path");
         return redirect(bucket, key, start, path == null ? null : path.s());
     }
@@ -313,14 +333,9 @@ public final class QueryApi {
      * 302 to a presigned GET that S3 answers with the type guessed from the file's path and, for gzip
      * content, {@code Content-Encoding: gzip}, as the Python API answered {@code /data} itself.
      *
-     * @param path the file's path, or null to take it from the object's datalake metadata
+     * @param path the file's path, or null when its metadata has none
      */
     private APIGatewayV2HTTPResponse redirect(String bucket, String key, ObjectStore.ObjectStart start, String path) {
-        if (path == null) {
-            JsonNode metadata = StoredJson.parseObject(start.userMetadata().get("datalake"));
-            JsonNode stored = metadata == null ? null : metadata.get("path");
-            path = stored != null && stored.isTextual() ? stored.textValue() : null;
-        }
         ContentHeaders headers = ContentHeaders.of(path, start.bytes());
         return Responses.redirect(files.presignedGet(bucket, key, LINK_VALIDITY, headers));
     }

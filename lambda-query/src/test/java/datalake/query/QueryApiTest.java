@@ -231,6 +231,8 @@ class QueryApiTest {
         assertError(api.handle(get("/v0/archive/files/missing/data", "")), 404, "NoSuchFile");
         assertError(api.handle(get("/v0/archive/files/plain/metadata", "")), 404, "NoSuchFile");
         assertError(api.handle(get("/v0/archive/files/broken/metadata", "")), 404, "NoSuchFile");
+        assertError(api.handle(get("/v0/archive/files/plain/data", "")), 404, "NoSuchFile");
+        assertError(api.handle(get("/v0/archive/files/broken/data", "")), 404, "NoSuchFile");
         assertError(api.handle(get("/v0/archive/files/a%3Ab/data", "")), 404, "NoSuchFile");
         assertError(api.handle(get("/v0/archive/files/a%2Fb/data", "")), 404, "NoSuchFile");
         assertError(api.handle(get("/v0/archive/files/" + "x".repeat(129) + "/data", "")), 404, "NoSuchFile");
@@ -239,8 +241,9 @@ class QueryApiTest {
     @Test
     void latestAnswersTheRecordAndItsDataRedirects() {
         table.put(TestFiles.records(file("old", "syslog", "web", NOW - 3 * DAY, null)));
-        table.put(TestFiles.records(file("new", "syslog", "web", NOW - DAY, null)));
-        store.put("bucket", "new/data", Map.of());
+        Metadata newest = file("new", "syslog", "web", NOW - DAY, null);
+        table.put(TestFiles.records(newest));
+        store.put("bucket", "new/data", Map.of("datalake", DatalakeJson.toJson(newest)));
 
         APIGatewayV2HTTPResponse latest = api.handle(get("/v0/archive/latest/syslog/web", ""));
         APIGatewayV2HTTPResponse data = api.handle(get("/v0/archive/latest/syslog/web/data", "lookback=2"));
@@ -251,6 +254,14 @@ class QueryApiTest {
         assertEquals(302, data.getStatusCode());
         assertEquals("https://bucket.s3.example/new/data?X-Amz-Expires=900&response-content-type=text%2Fplain",
                 data.getHeaders().get("location"));
+    }
+
+    @Test
+    void latestDataOfAnObjectOverwrittenByOneWithoutDatalakeMetadataIsNoSuchFile() {
+        table.put(TestFiles.records(file("new", "syslog", "web", NOW - DAY, null)));
+        store.put("bucket", "new/data", Map.of("owner", "another application"));
+
+        assertError(api.handle(get("/v0/archive/latest/syslog/web/data", "")), 404, "NoSuchFile");
     }
 
     @Test
