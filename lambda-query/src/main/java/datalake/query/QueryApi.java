@@ -246,7 +246,8 @@ public final class QueryApi {
                 .orElseThrow(() -> noFileWithId(id));
         JsonNode metadata = datalakeMetadata(start.userMetadata(), () -> notADatalakeFile(id));
         JsonNode path = metadata.get("path");
-        return redirect(config.storageBucket(), key, start, path != null && path.isTextual() ? path.textValue() : null);
+        return redirect("File " + id, config.storageBucket(), key, start,
+                path != null && path.isTextual() ? path.textValue() : null);
     }
 
     /**
@@ -326,16 +327,25 @@ public final class QueryApi {
         datalakeMetadata(start.userMetadata(), () -> RequestRejectedException.noSuchFile("The latest "
                 + record.what() + " file from " + record.where() + " is no longer a datalake file in its bucket."));
         AttributeValue path = record.metadata().get("path");
-        return redirect(bucket, key, start, path == null ? null : path.s());
+        return redirect("The latest " + record.what() + " file from " + record.where(), bucket, key, start,
+                path == null ? null : path.s());
     }
 
     /**
      * 302 to a presigned GET that S3 answers with the type guessed from the file's path and, for gzip
      * content, {@code Content-Encoding: gzip}, as the Python API answered {@code /data} itself.
      *
+     * An archived file has no content to fetch until its owner restores it: 409 {@code FileArchived}.
+     *
+     * @param file the file, to name it in an answer
      * @param path the file's path, or null when its metadata has none
      */
-    private APIGatewayV2HTTPResponse redirect(String bucket, String key, ObjectStore.ObjectStart start, String path) {
+    private APIGatewayV2HTTPResponse redirect(String file, String bucket, String key, ObjectStore.ObjectStart start,
+            String path) {
+        if (start.archive().isPresent()) {
+            throw new RequestRejectedException(409, ErrorCodes.FILE_ARCHIVED, file + " is archived in "
+                    + start.archive().get() + "; restore it in S3 first, then ask again.");
+        }
         ContentHeaders headers = ContentHeaders.of(path, start.bytes());
         return Responses.redirect(files.presignedGet(bucket, key, LINK_VALIDITY, headers));
     }

@@ -239,6 +239,27 @@ class QueryApiTest {
     }
 
     @Test
+    void theDataOfAnArchivedFileIs409FileArchivedNamingItsStorageClass() {
+        Metadata m = file("cold", "syslog", "web", NOW - DAY, null);
+        table.put(TestFiles.records(m));
+        store.put("lake", "cold/data", Map.of("datalake", DatalakeJson.toJson(m))).archive("lake", "cold/data", "GLACIER");
+        store.put("bucket", "cold/data", Map.of("datalake", DatalakeJson.toJson(m))).archive("bucket", "cold/data",
+                "DEEP_ARCHIVE");
+        store.put("lake", "foreign/data", Map.of()).archive("lake", "foreign/data", "GLACIER");
+
+        APIGatewayV2HTTPResponse data = api.handle(get("/v0/archive/files/cold/data", ""));
+        APIGatewayV2HTTPResponse latest = api.handle(get("/v0/archive/latest/syslog/web/data", ""));
+
+        assertError(data, 409, "FileArchived");
+        assertEquals("File cold is archived in GLACIER; restore it in S3 first, then ask again.",
+                body(data).path("message").asText());
+        assertError(latest, 409, "FileArchived");
+        assertTrue(body(latest).path("message").asText().contains("archived in DEEP_ARCHIVE"), latest.getBody());
+        assertEquals(200, api.handle(get("/v0/archive/files/cold/metadata", "")).getStatusCode());
+        assertError(api.handle(get("/v0/archive/files/foreign/data", "")), 404, "NoSuchFile");
+    }
+
+    @Test
     void latestAnswersTheRecordAndItsDataRedirects() {
         table.put(TestFiles.records(file("old", "syslog", "web", NOW - 3 * DAY, null)));
         Metadata newest = file("new", "syslog", "web", NOW - DAY, null);
