@@ -71,7 +71,7 @@ public final class QueryApi {
         // A work-id page reads what it returns and one more: its records are dense, unlike a time window's.
         this.workIdPager = new WorkIdQueryPager(records, b.limits.pageSize(), b.limits.pageSize() + 1);
         this.latestFinder = new LatestFinder(buckets, latest, executor, clock);
-        this.feeds = latest == null ? null : FeedsPager.forApi(latest, clock);
+        this.feeds = latest == null ? null : FeedsPager.forApi(latest, latestFinder, clock);
         this.coverage = new CoverageReader(buckets, executor);
         this.version = buildVersion();
     }
