@@ -19,10 +19,7 @@ final class FilesQueryParser {
             throw RequestRejectedException.badRequest(ErrorCodes.NO_ARGS,
                     "Give query parameters: what, and either start and end or work_id.");
         }
-        String what = present(params, "what");
-        if (what == null) {
-            throw RequestRejectedException.badRequest(ErrorCodes.NO_WHAT, "Give the what parameter.");
-        }
+        String what = what(params);
         String where = present(params, "where");
         String workId = present(params, "work_id");
         String start = present(params, "start");
@@ -38,6 +35,23 @@ final class FilesQueryParser {
         if (workId != null) {
             return new FilesQuery.ByWorkId(what, where, workId);
         }
+        return byTime(what, where, start, end);
+    }
+
+    /** The {@code what} parameter; NoWhat without it. */
+    static String what(Map<String, String> params) {
+        String what = present(params, "what");
+        if (what == null) {
+            throw RequestRejectedException.badRequest(ErrorCodes.NO_WHAT, "Give the what parameter.");
+        }
+        return what;
+    }
+
+    /**
+     * A time query from {@code start} and {@code end}, at least one of them given: both are needed
+     * (InvalidWorkInterval), readable (InvalidTime) and in order (InvalidWorkInterval).
+     */
+    static FilesQuery.ByTime byTime(String what, String where, String start, String end) {
         if (start == null || end == null) {
             throw RequestRejectedException.badRequest(ErrorCodes.INVALID_WORK_INTERVAL,
                     "Give start and end together.");

@@ -152,4 +152,24 @@ class CoverageTest {
         assertEquals(code, error.path("code").asText());
         assertTrue(error.path("message").asText().endsWith("."), error.toString());
     }
+
+    /** Coverage takes no work_id: no sentence offers one, but the one refusing it. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "''                              | Give query parameters: what, start and end.",
+        "where=h                         | Give the what parameter.",
+        "what=x                          | Give start and end.",
+        "what=x&where=h&work_id=         | Give start and end.",
+        "what=x&work_id=job              | Give start and end for coverage; it does not take work_id.",
+        "what=x&work_id=job&start=1&end=2 | Give start and end for coverage; it does not take work_id.",
+        "what=x&work_id=job&start=1      | Give start and end for coverage; it does not take work_id.",
+        "what=x&start=1                  | Give start and end together.",
+        "what=x&start=5&end=1            | Give a start that is not after end.",
+    })
+    void messagesSayWhatCoverageTakes(String query, String message) {
+        APIGatewayV2HTTPResponse response = api.handle(get("/v0/archive/coverage/", query));
+
+        assertEquals(400, response.getStatusCode(), response.getBody());
+        assertEquals(message, body(response).path("message").asText());
+    }
 }
