@@ -46,7 +46,7 @@ record CoverageQuery(String what, String where, long start, long end, Step step)
      * of its own: coverage takes no work_id ({@code InvalidWorkInterval}), so none offers one. Then
      * {@code step} ({@code InvalidStep}) and the range's length ({@code RangeTooLong}).
      */
-    static CoverageQuery parse(Map<String, String> params) {
+    static CoverageQuery parse(Map<String, String> params, long now) {
         if (params.isEmpty()) {
             throw RequestRejectedException.badRequest(ErrorCodes.NO_ARGS, "Give query parameters: what, start and end.");
         }
@@ -60,7 +60,8 @@ record CoverageQuery(String what, String where, long start, long end, Step step)
         if (start == null && end == null) {
             throw RequestRejectedException.badRequest(ErrorCodes.NO_WORK_INTERVAL, "Give start and end.");
         }
-        FilesQuery.ByTime time = FilesQueryParser.byTime(what, FilesQueryParser.present(params, "where"), start, end);
+        FilesQuery.ByTime time = FilesQueryParser.byTime(what, FilesQueryParser.present(params, "where"), start, end,
+                now);
         String stepText = FilesQueryParser.present(params, "step");
         Step step = Step.DAY;
         if (stepText != null) {

@@ -50,6 +50,8 @@ public final class QueryApi {
     /** Null without a latest table: the feeds route then answers 404 NoLatestTable. */
     private final FeedsPager feeds;
     private final CoverageReader coverage;
+    /** The request's time: {@code now} in a files or coverage query. */
+    private final Clock clock;
     private final String version;
 
     private QueryApi(Builder b) {
@@ -61,7 +63,7 @@ public final class QueryApi {
         LatestTable latest = b.latest != null || b.aws == null || config.latestTable() == null ? b.latest
                 : new DynamoLatestTable(b.aws.dynamoDb(), config.latestTable(), unreadable);
         this.files = b.files != null ? b.files : new S3ObjectStore(aws(b).s3(), aws(b).presigner());
-        Clock clock = Objects.requireNonNull(b.clock, "clock");
+        this.clock = Objects.requireNonNull(b.clock, "clock");
         ShardMapSource shards = b.shards != null ? b.shards : b.aws == null ? ShardMapSource.NONE
                 : new CachedShardMap(new ShardMapTable(b.aws.dynamoDb(), config.recordsTable()), clock);
         ExecutorService executor = readExecutor("datalake-query-read-");
@@ -146,7 +148,7 @@ public final class QueryApi {
             return this;
         }
 
-        /** Today's date for latest lookbacks and feed ages; default: the system clock, UTC. */
+        /** Today's date for latest lookbacks and feed ages, and {@code now} in queries; default: the system clock, UTC. */
         public Builder clock(Clock source) {
             this.clock = source;
             return this;
@@ -212,7 +214,7 @@ public final class QueryApi {
     }
 
     private APIGatewayV2HTTPResponse files(Map<String, String> params, Links links) {
-        FilesQuery query = FilesQueryParser.parse(params);
+        FilesQuery query = FilesQueryParser.parse(params, clock.millis());
         String cursorText = FilesQueryParser.present(params, "cursor");
         Cursor cursor = cursorText == null ? null : CursorCodec.decode(query, cursorText);
         if (!MetadataRules.isSlug(query.what()) || (query.where() != null && !MetadataRules.isSlug(query.where()))
@@ -359,7 +361,7 @@ public final class QueryApi {
     }
 
     private APIGatewayV2HTTPResponse coverage(Map<String, String> params) {
-        return Responses.json(200, coverage.answer(params));
+        return Responses.json(200, coverage.answer(params, clock.millis()));
     }
 
     // ----------------------------------------------------------------

@@ -119,6 +119,18 @@ class CoverageTest {
     }
 
     @Test
+    void endMayBeNowTheRequestsTime() {
+        long now = T0 + 40 * DAY;
+        table.put(TestFiles.records(file("today", "sensor", "probe", now - HOUR, null)));
+        table.put(TestFiles.records(file("ahead", "sensor", "probe", now + HOUR, null)));
+
+        JsonNode coverage = coverage("what=sensor&start=" + (now - 2 * HOUR) + "&end=now&step=hour");
+
+        assertEquals(List.of(now - 2 * HOUR, now - HOUR, now), field(coverage, "start"));
+        assertEquals(List.of(0L, 1L, 0L), field(coverage, "files"));
+    }
+
+    @Test
     void theLongestRangesAreAllowed() {
         assertEquals(31 * 24 + 1, coverage("what=x&start=" + T0 + "&end=" + (T0 + 31 * DAY) + "&step=hour")
                 .path("bins").size());

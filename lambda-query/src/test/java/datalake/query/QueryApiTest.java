@@ -148,6 +148,33 @@ class QueryApiTest {
     }
 
     @Test
+    void nowIsTheRequestsTimeAndNextCarriesItAsATime() {
+        // given 101 files over the last two days, and one an hour ahead
+        List<Metadata> files = new ArrayList<>();
+        for (int i = 0; i < 101; i++) {
+            files.add(file(String.format("f%03d", i), "syslog", "web", NOW - 2 * DAY + i * (2 * DAY / 101), null));
+        }
+        files.add(file("ahead", "syslog", "web", NOW + DAY / 24, null));
+        table.put(TestFiles.records(files));
+
+        // when the files up to now are asked, and the next page a minute later
+        APIGatewayV2HTTPResponse first = api.handle(get("/v0/archive/files/", "what=syslog&start=" + (NOW - 3 * DAY)
+                + "&end=now"));
+        URI next = URI.create(body(first).path("next").asText());
+        QueryApi aMinuteLater = QueryApi.builder().config(CONFIG).records(table).files(store)
+                .clock(Clock.fixed(Instant.ofEpochMilli(NOW + 60_000), ZoneOffset.UTC)).build();
+        APIGatewayV2HTTPResponse second = aMinuteLater.handle(get(next.getRawPath(), next.getRawQuery()));
+
+        // then both pages hold the files until the first request's now, the next link its time
+        assertEquals(200, first.getStatusCode(), first.getBody());
+        assertEquals(100, body(first).path("records").size());
+        assertTrue(next.getRawQuery().contains("&end=" + Links.encode("2024-02-10T00:00:00.000Z") + "&"), next.toString());
+        assertEquals(200, second.getStatusCode(), second.getBody());
+        assertEquals(List.of("f100"), body(second).path("records").findValuesAsText("id"));
+        assertTrue(body(second).path("next").isNull());
+    }
+
+    @Test
     void linksKeepANamedStageOrUseTheConfiguredUrl() {
         table.put(TestFiles.records(file("a", "syslog", "web", T0, null)));
 
