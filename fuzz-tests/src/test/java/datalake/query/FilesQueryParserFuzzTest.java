@@ -22,7 +22,7 @@ class FilesQueryParserFuzzTest {
         String raw = new String(input, StandardCharsets.UTF_8);
         try {
             Map<String, String> params = ApiRequest.parseQuery(raw);
-            FilesQuery query = FilesQueryParser.parse(params);
+            FilesQuery query = FilesQueryParser.parse(params, 1_704_067_200_000L);
             if (query instanceof FilesQuery.ByTime time) {
                 assertTrue(time.start() <= time.end(), raw);
             }

@@ -42,15 +42,26 @@ record CoverageQuery(String what, String where, long start, long end, Step step)
     }
 
     /**
-     * The files route's checks and codes for what, where, start and end, then {@code step}
-     * ({@code InvalidStep}) and the range's length ({@code RangeTooLong}).
+     * The files route's checks and codes for what, where, start and end, in its order, but in sentences
+     * of its own: coverage takes no work_id ({@code InvalidWorkInterval}), so none offers one. Then
+     * {@code step} ({@code InvalidStep}) and the range's length ({@code RangeTooLong}).
      */
-    static CoverageQuery parse(Map<String, String> params) {
-        FilesQuery query = FilesQueryParser.parse(params);
-        if (!(query instanceof FilesQuery.ByTime time)) {
+    static CoverageQuery parse(Map<String, String> params, long now) {
+        if (params.isEmpty()) {
+            throw RequestRejectedException.badRequest(ErrorCodes.NO_ARGS, "Give query parameters: what, start and end.");
+        }
+        String what = FilesQueryParser.what(params);
+        if (FilesQueryParser.present(params, "work_id") != null) {
             throw RequestRejectedException.badRequest(ErrorCodes.INVALID_WORK_INTERVAL,
                     "Give start and end for coverage; it does not take work_id.");
         }
+        String start = FilesQueryParser.present(params, "start");
+        String end = FilesQueryParser.present(params, "end");
+        if (start == null && end == null) {
+            throw RequestRejectedException.badRequest(ErrorCodes.NO_WORK_INTERVAL, "Give start and end.");
+        }
+        FilesQuery.ByTime time = FilesQueryParser.byTime(what, FilesQueryParser.present(params, "where"), start, end,
+                now);
         String stepText = FilesQueryParser.present(params, "step");
         Step step = Step.DAY;
         if (stepText != null) {

@@ -43,8 +43,9 @@ final class CoverageReader {
         }
     }
 
-    String answer(Map<String, String> params) {
-        return ResponseJson.coverage(read(CoverageQuery.parse(params)));
+    /** @param now the request's time, what {@code now} stands for in start and end */
+    String answer(Map<String, String> params, long now) {
+        return ResponseJson.coverage(read(CoverageQuery.parse(params, now)));
     }
 
     Bins read(CoverageQuery query) {

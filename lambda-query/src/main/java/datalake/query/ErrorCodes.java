@@ -14,6 +14,8 @@ final class ErrorCodes {
     public static final String INVALID_STEP = "InvalidStep";
     /** 400 for a coverage range longer than its step allows (31 days of hours, 366 days). */
     public static final String RANGE_TOO_LONG = "RangeTooLong";
+    /** 409 for the data of a file archived in S3 (Glacier Flexible Retrieval, Deep Archive) and not restored. */
+    public static final String FILE_ARCHIVED = "FileArchived";
     /** 404 for the feeds of an API that keeps no latest table. */
     public static final String NO_LATEST_TABLE = "NoLatestTable";
     /** 404 for a path that is no route of the API. */

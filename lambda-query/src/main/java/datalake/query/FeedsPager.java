@@ -19,8 +19,11 @@ import java.util.Map;
  * sorted by what and where for reading); the cursor is the scan position, sealed like the files
  * route's cursors and bound to the {@code what} it was made for.
  *
- * <p>A feed's age is now minus its newest file's end (its start for an instant), never below 0: how
- * long ago the last data it delivered ends, which is what tells a stalled feed from a live one.
+ * <p>A feed's newest file is what {@code /latest} answers for it ({@link LatestFinder#fromEntry}): its
+ * entry, unless the entry starts more than 24 hours ahead; then the newest file of the default lookback,
+ * or no feed at all when there is none. Its age is now minus that file's end (its start for an instant),
+ * never below 0: how long ago the last data it delivered ends, which is what tells a stalled feed from
+ * a live one.
  */
 final class FeedsPager {
     /** One feed: its newest file, and how old that file's data is at the time of the request. */
@@ -36,6 +39,7 @@ final class FeedsPager {
             .thenComparing(f -> f.latest().where());
 
     private final LatestTable table;
+    private final LatestFinder finder;
     private final Clock clock;
     private final int pageSize;
     private final int readLimit;
@@ -46,16 +50,18 @@ final class FeedsPager {
      * @param maxReads  scan calls one page may make: a rare WHAT in a large table then takes several
      *                  short pages instead of one slow request
      */
-    FeedsPager(LatestTable table, Clock clock, int pageSize, int readLimit, int maxReads) {
+    FeedsPager(LatestTable table, LatestFinder finder, Clock clock, int pageSize, int readLimit, int maxReads) {
         this.table = table;
+        this.finder = finder;
         this.clock = clock;
         this.pageSize = pageSize;
         this.readLimit = readLimit;
         this.maxReads = maxReads;
     }
 
-    static FeedsPager forApi(LatestTable table, Clock clock) {
-        return new FeedsPager(table, clock, 100, 200, 50);
+    /** @param finder the latest of a feed whose entry starts too far ahead, read on the same table */
+    static FeedsPager forApi(LatestTable table, LatestFinder finder, Clock clock) {
+        return new FeedsPager(table, finder, clock, 100, 200, 50);
     }
 
     /** The JSON answer of the route for these query parameters. */
@@ -94,10 +100,11 @@ final class FeedsPager {
         return new FeedsPage(feeds(found, now), position == null ? null : new Cursor(null, position));
     }
 
-    private static List<Feed> feeds(List<StoredRecord> records, long now) {
-        List<Feed> feeds = new ArrayList<>(records.size());
-        for (StoredRecord record : records) {
-            feeds.add(new Feed(record, Math.max(0, now - record.endOrStart())));
+    private List<Feed> feeds(List<StoredRecord> entries, long now) {
+        List<Feed> feeds = new ArrayList<>(entries.size());
+        for (StoredRecord entry : entries) {
+            finder.fromEntry(entry, LatestFinder.DEFAULT_LOOKBACK_DAYS).ifPresent(newest ->
+                    feeds.add(new Feed(newest, Math.max(0, now - newest.endOrStart()))));
         }
         feeds.sort(READING_ORDER);
         return feeds;

@@ -10,19 +10,19 @@ import java.util.OptionalLong;
  * InvalidTime, InvalidWorkInterval (start after end). The cursor is checked afterwards, against the query.
  */
 final class FilesQueryParser {
+    /** The time value that stands for the request's time. */
+    static final String NOW = "now";
 
     private FilesQueryParser() {
     }
 
-    static FilesQuery parse(Map<String, String> params) {
+    /** @param now the request's time, what {@code now} stands for */
+    static FilesQuery parse(Map<String, String> params, long now) {
         if (params.isEmpty()) {
             throw RequestRejectedException.badRequest(ErrorCodes.NO_ARGS,
                     "Give query parameters: what, and either start and end or work_id.");
         }
-        String what = present(params, "what");
-        if (what == null) {
-            throw RequestRejectedException.badRequest(ErrorCodes.NO_WHAT, "Give the what parameter.");
-        }
+        String what = what(params);
         String where = present(params, "where");
         String workId = present(params, "work_id");
         String start = present(params, "start");
@@ -38,12 +38,31 @@ final class FilesQueryParser {
         if (workId != null) {
             return new FilesQuery.ByWorkId(what, where, workId);
         }
+        return byTime(what, where, start, end, now);
+    }
+
+    /** The {@code what} parameter; NoWhat without it. */
+    static String what(Map<String, String> params) {
+        String what = present(params, "what");
+        if (what == null) {
+            throw RequestRejectedException.badRequest(ErrorCodes.NO_WHAT, "Give the what parameter.");
+        }
+        return what;
+    }
+
+    /**
+     * A time query from {@code start} and {@code end}, at least one of them given: both are needed
+     * (InvalidWorkInterval), readable (InvalidTime) and in order (InvalidWorkInterval).
+     *
+     * @param now the request's time, what {@code now} stands for
+     */
+    static FilesQuery.ByTime byTime(String what, String where, String start, String end, long now) {
         if (start == null || end == null) {
             throw RequestRejectedException.badRequest(ErrorCodes.INVALID_WORK_INTERVAL,
                     "Give start and end together.");
         }
-        long startMs = time("start", start);
-        long endMs = time("end", end);
+        long startMs = time("start", start, now);
+        long endMs = time("end", end, now);
         if (startMs > endMs) {
             throw RequestRejectedException.badRequest(ErrorCodes.INVALID_WORK_INTERVAL,
                     "Give a start that is not after end.");
@@ -59,15 +78,19 @@ final class FilesQueryParser {
 
     /**
      * Milliseconds since the epoch, seconds (numbers up to 100,000,000,000), or ISO-8601 text, as the
-     * datalake client and datalake-common accept them; years 1 to 9999.
+     * datalake client and datalake-common accept them; years 1 to 9999. Exactly {@code now} is the
+     * request's time, as the Python API's {@code normalize_date} read it (metadata times never are).
      */
-    static long time(String name, String value) {
+    static long time(String name, String value, long now) {
+        if (value.equals(NOW)) {
+            return now;
+        }
         OptionalLong ms = Times.fromText(value);
         if (ms.isPresent()) {
             return ms.getAsLong();
         }
         throw RequestRejectedException.badRequest(ErrorCodes.INVALID_TIME, "Give " + name
-                + " as milliseconds since the epoch or an ISO-8601 time between the years 1 and 9999, not \""
+                + " as milliseconds since the epoch, an ISO-8601 time between the years 1 and 9999, or \"now\", not \""
                 + abbreviate(value.strip()) + "\".");
     }
 

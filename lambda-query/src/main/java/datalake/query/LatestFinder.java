@@ -44,14 +44,23 @@ final class LatestFinder {
     }
 
     Optional<StoredRecord> find(String what, String where, int lookbackDays) {
+        Optional<StoredRecord> entry = latest == null ? Optional.empty() : latest.latest(what, where);
+        return entry.isPresent() ? fromEntry(entry.get(), lookbackDays) : scan(what, where, lookbackDays);
+    }
+
+    /**
+     * The latest of the feed of a latest-table entry (read already, as {@code /feeds/} reads them): the
+     * entry itself, unless it starts more than 24 hours ahead; then the day buckets' newest, as
+     * {@link #find} answers.
+     */
+    Optional<StoredRecord> fromEntry(StoredRecord entry, int lookbackDays) {
+        return entry.start() <= clock.millis() + MAX_LOOKAHEAD_MS ? Optional.of(entry)
+                : scan(entry.what(), entry.where(), lookbackDays);
+    }
+
+    private Optional<StoredRecord> scan(String what, String where, int lookbackDays) {
         long now = clock.millis();
         long horizon = now + MAX_LOOKAHEAD_MS;
-        if (latest != null) {
-            Optional<StoredRecord> entry = latest.latest(what, where);
-            if (entry.isPresent() && entry.get().start() <= horizon) {
-                return entry;
-            }
-        }
         return scan(what, where, TimeBuckets.bucketOf(horizon), TimeBuckets.bucketOf(now) - lookbackDays, horizon);
     }
 

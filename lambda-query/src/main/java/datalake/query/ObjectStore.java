@@ -16,7 +16,8 @@ interface ObjectStore {
 
     /**
      * The object's user metadata and its first {@code length} bytes (all of them when it is shorter), or
-     * empty when there is no such object.
+     * empty when there is no such object. An archived object answers its metadata, no bytes, and where
+     * it is archived.
      */
     Optional<ObjectStart> start(String bucket, String key, int length);
 
@@ -26,8 +27,16 @@ interface ObjectStore {
      */
     URI presignedGet(String bucket, String key, Duration validity, ContentHeaders headers);
 
-    /** The user metadata and the first bytes of an object. */
+    /**
+     * The user metadata and the first bytes of an object.
+     *
+     * @param archive where the object is archived, so that it cannot be read until it is restored (its
+     *                storage class, and the Intelligent-Tiering archive tier), or empty when it can be read
+     */
     @SuppressWarnings("ArrayRecordComponent") // a few bytes read once to sniff the encoding; never compared
-    record ObjectStart(Map<String, String> userMetadata, byte[] bytes) {
+    record ObjectStart(Map<String, String> userMetadata, byte[] bytes, Optional<String> archive) {
+        ObjectStart(Map<String, String> userMetadata, byte[] bytes) {
+            this(userMetadata, bytes, Optional.empty());
+        }
     }
 }

@@ -23,6 +23,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -49,6 +50,8 @@ public final class QueryApi {
     /** Null without a latest table: the feeds route then answers 404 NoLatestTable. */
     private final FeedsPager feeds;
     private final CoverageReader coverage;
+    /** The request's time: {@code now} in a files or coverage query. */
+    private final Clock clock;
     private final String version;
 
     private QueryApi(Builder b) {
@@ -60,7 +63,7 @@ public final class QueryApi {
         LatestTable latest = b.latest != null || b.aws == null || config.latestTable() == null ? b.latest
                 : new DynamoLatestTable(b.aws.dynamoDb(), config.latestTable(), unreadable);
         this.files = b.files != null ? b.files : new S3ObjectStore(aws(b).s3(), aws(b).presigner());
-        Clock clock = Objects.requireNonNull(b.clock, "clock");
+        this.clock = Objects.requireNonNull(b.clock, "clock");
         ShardMapSource shards = b.shards != null ? b.shards : b.aws == null ? ShardMapSource.NONE
                 : new CachedShardMap(new ShardMapTable(b.aws.dynamoDb(), config.recordsTable()), clock);
         ExecutorService executor = readExecutor("datalake-query-read-");
@@ -70,7 +73,7 @@ public final class QueryApi {
         // A work-id page reads what it returns and one more: its records are dense, unlike a time window's.
         this.workIdPager = new WorkIdQueryPager(records, b.limits.pageSize(), b.limits.pageSize() + 1);
         this.latestFinder = new LatestFinder(buckets, latest, executor, clock);
-        this.feeds = latest == null ? null : FeedsPager.forApi(latest, clock);
+        this.feeds = latest == null ? null : FeedsPager.forApi(latest, latestFinder, clock);
         this.coverage = new CoverageReader(buckets, executor);
         this.version = buildVersion();
     }
@@ -145,7 +148,7 @@ public final class QueryApi {
             return this;
         }
 
-        /** Today's date for latest lookbacks and feed ages; default: the system clock, UTC. */
+        /** Today's date for latest lookbacks and feed ages, and {@code now} in queries; default: the system clock, UTC. */
         public Builder clock(Clock source) {
             this.clock = source;
             return this;
@@ -211,7 +214,7 @@ public final class QueryApi {
     }
 
     private APIGatewayV2HTTPResponse files(Map<String, String> params, Links links) {
-        FilesQuery query = FilesQueryParser.parse(params);
+        FilesQuery query = FilesQueryParser.parse(params, clock.millis());
         String cursorText = FilesQueryParser.present(params, "cursor");
         Cursor cursor = cursorText == null ? null : CursorCodec.decode(query, cursorText);
         if (!MetadataRules.isSlug(query.what()) || (query.where() != null && !MetadataRules.isSlug(query.where()))
@@ -231,27 +234,44 @@ public final class QueryApi {
      * another form, say) as long as it is a JSON object with a start time.
      */
     private APIGatewayV2HTTPResponse fileMetadata(String id) {
-        JsonNode metadata = StoredJson.parseObject(storedFile(id).get("datalake"));
-        if (metadata == null || StoredJson.time(metadata.get("start")) == null) {
-            throw RequestRejectedException.noSuchFile("The object of file " + abbreviate(id)
-                    + " has no datalake metadata, so it is not a datalake file.");
-        }
-        return Responses.json(200, ResponseJson.metadata(metadata));
+        checkFileId(id);
+        Map<String, String> stored = files.userMetadata(config.storageBucket(), objectKey(id))
+                .orElseThrow(() -> noFileWithId(id));
+        return Responses.json(200, ResponseJson.metadata(datalakeMetadata(stored, () -> notADatalakeFile(id))));
     }
 
+    /** The content of the same file {@link #fileMetadata} answers for, and of no other object. */
     private APIGatewayV2HTTPResponse fileData(String id) {
         checkFileId(id);
         String key = objectKey(id);
         ObjectStore.ObjectStart start = files.start(config.storageBucket(), key, ContentHeaders.MAGIC_LENGTH)
-                .orElseThrow(() -> RequestRejectedException.noSuchFile("There is no file with id " + id + "."));
-        return redirect(config.storageBucket(), key, start, null);
+                .orElseThrow(() -> noFileWithId(id));
+        JsonNode metadata = datalakeMetadata(start.userMetadata(), () -> notADatalakeFile(id));
+        JsonNode path = metadata.get("path");
+        return redirect("File " + id, config.storageBucket(), key, start,
+                path != null && path.isTextual() ? path.textValue() : null);
     }
 
-    /** The user metadata of the object {@code <storage bucket>/<id>/data}, where the datalake client puts files. */
-    private Map<String, String> storedFile(String id) {
-        checkFileId(id);
-        return files.userMetadata(config.storageBucket(), objectKey(id)).orElseThrow(() ->
-                RequestRejectedException.noSuchFile("There is no file with id " + id + "."));
+    /**
+     * The object's datalake metadata (its user metadata {@code datalake}) when it is a JSON object with a
+     * start time, as every datalake file's is; else the object is no datalake file, whatever its key.
+     */
+    private static JsonNode datalakeMetadata(Map<String, String> userMetadata,
+            Supplier<RequestRejectedException> notADatalakeFile) {
+        JsonNode metadata = StoredJson.parseObject(userMetadata.get("datalake"));
+        if (metadata == null || StoredJson.time(metadata.get("start")) == null) {
+            throw notADatalakeFile.get();
+        }
+        return metadata;
+    }
+
+    private static RequestRejectedException noFileWithId(String id) {
+        return RequestRejectedException.noSuchFile("There is no file with id " + id + ".");
+    }
+
+    private static RequestRejectedException notADatalakeFile(String id) {
+        return RequestRejectedException.noSuchFile("The object of file " + abbreviate(id)
+                + " has no datalake metadata, so it is not a datalake file.");
     }
 
     private static void checkFileId(String id) {
@@ -305,21 +325,28 @@ public final class QueryApi {
         ObjectStore.ObjectStart start = files.start(bucket, key, ContentHeaders.MAGIC_LENGTH).orElseThrow(() ->
                 RequestRejectedException.noSuchFile("The latest " + record.what() + " file from " + record.where()
                         + " is no longer in its bucket."));
+        // Overwritten by an object that is no datalake file (until the ingester removes the record).
+        datalakeMetadata(start.userMetadata(), () -> RequestRejectedException.noSuchFile("The latest "
+                + record.what() + " file from " + record.where() + " is no longer a datalake file in its bucket."));
         AttributeValue path = record.metadata().get("path");
-        return redirect(bucket, key, start, path == null ? null : path.s());
+        return redirect("The latest " + record.what() + " file from " + record.where(), bucket, key, start,
+                path == null ? null : path.s());
     }
 
     /**
      * 302 to a presigned GET that S3 answers with the type guessed from the file's path and, for gzip
      * content, {@code Content-Encoding: gzip}, as the Python API answered {@code /data} itself.
      *
-     * @param path the file's path, or null to take it from the object's datalake metadata
+     * An archived file has no content to fetch until its owner restores it: 409 {@code FileArchived}.
+     *
+     * @param file the file, to name it in an answer
+     * @param path the file's path, or null when its metadata has none
      */
-    private APIGatewayV2HTTPResponse redirect(String bucket, String key, ObjectStore.ObjectStart start, String path) {
-        if (path == null) {
-            JsonNode metadata = StoredJson.parseObject(start.userMetadata().get("datalake"));
-            JsonNode stored = metadata == null ? null : metadata.get("path");
-            path = stored != null && stored.isTextual() ? stored.textValue() : null;
+    private APIGatewayV2HTTPResponse redirect(String file, String bucket, String key, ObjectStore.ObjectStart start,
+            String path) {
+        if (start.archive().isPresent()) {
+            throw new RequestRejectedException(409, ErrorCodes.FILE_ARCHIVED, file + " is archived in "
+                    + start.archive().get() + "; restore it in S3 first, then ask again.");
         }
         ContentHeaders headers = ContentHeaders.of(path, start.bytes());
         return Responses.redirect(files.presignedGet(bucket, key, LINK_VALIDITY, headers));
@@ -334,7 +361,7 @@ public final class QueryApi {
     }
 
     private APIGatewayV2HTTPResponse coverage(Map<String, String> params) {
-        return Responses.json(200, coverage.answer(params));
+        return Responses.json(200, coverage.answer(params, clock.millis()));
     }
 
     // ----------------------------------------------------------------

@@ -65,7 +65,7 @@ public record QueryConfig(
                 bucket,
                 env.region(),
                 env.s3PathStyle(),
-                env.get(EnvironmentVariable.HTTP_URL),
+                env.baseUrl(EnvironmentVariable.HTTP_URL),
                 env.get(EnvironmentVariable.FUNCTION_NAME));
     }
 

@@ -119,6 +119,18 @@ class CoverageTest {
     }
 
     @Test
+    void endMayBeNowTheRequestsTime() {
+        long now = T0 + 40 * DAY;
+        table.put(TestFiles.records(file("today", "sensor", "probe", now - HOUR, null)));
+        table.put(TestFiles.records(file("ahead", "sensor", "probe", now + HOUR, null)));
+
+        JsonNode coverage = coverage("what=sensor&start=" + (now - 2 * HOUR) + "&end=now&step=hour");
+
+        assertEquals(List.of(now - 2 * HOUR, now - HOUR, now), field(coverage, "start"));
+        assertEquals(List.of(0L, 1L, 0L), field(coverage, "files"));
+    }
+
+    @Test
     void theLongestRangesAreAllowed() {
         assertEquals(31 * 24 + 1, coverage("what=x&start=" + T0 + "&end=" + (T0 + 31 * DAY) + "&step=hour")
                 .path("bins").size());
@@ -151,5 +163,25 @@ class CoverageTest {
         JsonNode error = body(response);
         assertEquals(code, error.path("code").asText());
         assertTrue(error.path("message").asText().endsWith("."), error.toString());
+    }
+
+    /** Coverage takes no work_id: no sentence offers one, but the one refusing it. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "''                              | Give query parameters: what, start and end.",
+        "where=h                         | Give the what parameter.",
+        "what=x                          | Give start and end.",
+        "what=x&where=h&work_id=         | Give start and end.",
+        "what=x&work_id=job              | Give start and end for coverage; it does not take work_id.",
+        "what=x&work_id=job&start=1&end=2 | Give start and end for coverage; it does not take work_id.",
+        "what=x&work_id=job&start=1      | Give start and end for coverage; it does not take work_id.",
+        "what=x&start=1                  | Give start and end together.",
+        "what=x&start=5&end=1            | Give a start that is not after end.",
+    })
+    void messagesSayWhatCoverageTakes(String query, String message) {
+        APIGatewayV2HTTPResponse response = api.handle(get("/v0/archive/coverage/", query));
+
+        assertEquals(400, response.getStatusCode(), response.getBody());
+        assertEquals(message, body(response).path("message").asText());
     }
 }

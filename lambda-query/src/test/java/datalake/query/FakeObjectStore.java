@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class FakeObjectStore implements ObjectStore {
     private final Map<String, Map<String, String>> objects = new ConcurrentHashMap<>();
     private final Map<String, byte[]> contents = new ConcurrentHashMap<>();
+    private final Map<String, String> archives = new ConcurrentHashMap<>();
 
     FakeObjectStore put(String bucket, String key, Map<String, String> userMetadata) {
         return put(bucket, key, userMetadata, "content of " + key);
@@ -26,6 +27,12 @@ final class FakeObjectStore implements ObjectStore {
         return this;
     }
 
+    /** Archives an object put before in this storage class: its content cannot be read until it is restored. */
+    FakeObjectStore archive(String bucket, String key, String storageClass) {
+        archives.put(bucket + "/" + key, storageClass);
+        return this;
+    }
+
     @Override
     public Optional<Map<String, String>> userMetadata(String bucket, String key) {
         return Optional.ofNullable(objects.get(bucket + "/" + key));
@@ -34,8 +41,10 @@ final class FakeObjectStore implements ObjectStore {
     @Override
     public Optional<ObjectStart> start(String bucket, String key, int length) {
         byte[] content = contents.get(bucket + "/" + key);
-        return userMetadata(bucket, key).map(metadata -> new ObjectStart(metadata,
-                Arrays.copyOf(content, Math.min(length, content.length))));
+        String archive = archives.get(bucket + "/" + key);
+        return userMetadata(bucket, key).map(metadata -> archive != null
+                ? new ObjectStart(metadata, new byte[0], Optional.of(archive))
+                : new ObjectStart(metadata, Arrays.copyOf(content, Math.min(length, content.length))));
     }
 
     @Override

@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
 class FeedsTest {
     private static final long NOW = T0 + 40 * DAY;
     private final InMemoryLatestTable latest = new InMemoryLatestTable();
+    private final InMemoryRecordsTable records = new InMemoryRecordsTable();
     private final QueryApi api = QueryApi.builder().config(QueryConfig.of("records", "lake"))
-            .records(new InMemoryRecordsTable()).latest(latest).files(new FakeObjectStore())
+            .records(records).latest(latest).files(new FakeObjectStore())
             .clock(Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC)).build();
 
     private void feed(String what, String where, long start, Long end) {
@@ -74,6 +75,28 @@ class FeedsTest {
         assertEquals(NOW - 2 * DAY, syslog.path("latest").path("metadata").path("end").asLong());
         assertEquals(DAY, page.path("feeds").get(1).path("age_ms").asLong(), "an instant's age counts from its start");
         assertEquals(0, page.path("feeds").get(0).path("age_ms").asLong(), "data from the future is not negative age");
+    }
+
+    @Test
+    void anEntryMoreThanADayAheadIsReplacedAsLatestReplacesIt() {
+        // given a feed whose entry starts two days ahead (a producer's wrong clock) and whose file of yesterday
+        // is in the records, and a feed with nothing but a file three days ahead
+        feed("syslog", "web", NOW + 2 * DAY, null);
+        records.put(TestFiles.records(file("yesterday", "syslog", "web", NOW - DAY, null)));
+        feed("clock", "skewed", NOW + 3 * DAY, null);
+
+        // when the feeds are listed, and the latest of each asked
+        JsonNode page = feeds("");
+        APIGatewayV2HTTPResponse latestOfWeb = api.handle(get("/v0/archive/latest/syslog/web", ""));
+        APIGatewayV2HTTPResponse latestOfSkewed = api.handle(get("/v0/archive/latest/clock/skewed", ""));
+
+        // then each feed has the newest file /latest answers, and its age; none answered, no feed
+        assertEquals(1, page.path("feeds").size(), page.toString());
+        JsonNode web = page.path("feeds").get(0);
+        assertEquals("yesterday", web.path("latest").path("metadata").path("id").asText());
+        assertEquals(body(latestOfWeb), web.path("latest"));
+        assertEquals(DAY, web.path("age_ms").asLong());
+        assertEquals(404, latestOfSkewed.getStatusCode());
     }
 
     @Test

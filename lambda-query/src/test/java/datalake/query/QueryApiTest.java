@@ -148,6 +148,33 @@ class QueryApiTest {
     }
 
     @Test
+    void nowIsTheRequestsTimeAndNextCarriesItAsATime() {
+        // given 101 files over the last two days, and one an hour ahead
+        List<Metadata> files = new ArrayList<>();
+        for (int i = 0; i < 101; i++) {
+            files.add(file(String.format("f%03d", i), "syslog", "web", NOW - 2 * DAY + i * (2 * DAY / 101), null));
+        }
+        files.add(file("ahead", "syslog", "web", NOW + DAY / 24, null));
+        table.put(TestFiles.records(files));
+
+        // when the files up to now are asked, and the next page a minute later
+        APIGatewayV2HTTPResponse first = api.handle(get("/v0/archive/files/", "what=syslog&start=" + (NOW - 3 * DAY)
+                + "&end=now"));
+        URI next = URI.create(body(first).path("next").asText());
+        QueryApi aMinuteLater = QueryApi.builder().config(CONFIG).records(table).files(store)
+                .clock(Clock.fixed(Instant.ofEpochMilli(NOW + 60_000), ZoneOffset.UTC)).build();
+        APIGatewayV2HTTPResponse second = aMinuteLater.handle(get(next.getRawPath(), next.getRawQuery()));
+
+        // then both pages hold the files until the first request's now, the next link its time
+        assertEquals(200, first.getStatusCode(), first.getBody());
+        assertEquals(100, body(first).path("records").size());
+        assertTrue(next.getRawQuery().contains("&end=" + Links.encode("2024-02-10T00:00:00.000Z") + "&"), next.toString());
+        assertEquals(200, second.getStatusCode(), second.getBody());
+        assertEquals(List.of("f100"), body(second).path("records").findValuesAsText("id"));
+        assertTrue(body(second).path("next").isNull());
+    }
+
+    @Test
     void linksKeepANamedStageOrUseTheConfiguredUrl() {
         table.put(TestFiles.records(file("a", "syslog", "web", T0, null)));
 
@@ -231,16 +258,40 @@ class QueryApiTest {
         assertError(api.handle(get("/v0/archive/files/missing/data", "")), 404, "NoSuchFile");
         assertError(api.handle(get("/v0/archive/files/plain/metadata", "")), 404, "NoSuchFile");
         assertError(api.handle(get("/v0/archive/files/broken/metadata", "")), 404, "NoSuchFile");
+        assertError(api.handle(get("/v0/archive/files/plain/data", "")), 404, "NoSuchFile");
+        assertError(api.handle(get("/v0/archive/files/broken/data", "")), 404, "NoSuchFile");
         assertError(api.handle(get("/v0/archive/files/a%3Ab/data", "")), 404, "NoSuchFile");
         assertError(api.handle(get("/v0/archive/files/a%2Fb/data", "")), 404, "NoSuchFile");
         assertError(api.handle(get("/v0/archive/files/" + "x".repeat(129) + "/data", "")), 404, "NoSuchFile");
     }
 
     @Test
+    void theDataOfAnArchivedFileIs409FileArchivedNamingItsStorageClass() {
+        Metadata m = file("cold", "syslog", "web", NOW - DAY, null);
+        table.put(TestFiles.records(m));
+        store.put("lake", "cold/data", Map.of("datalake", DatalakeJson.toJson(m))).archive("lake", "cold/data", "GLACIER");
+        store.put("bucket", "cold/data", Map.of("datalake", DatalakeJson.toJson(m))).archive("bucket", "cold/data",
+                "DEEP_ARCHIVE");
+        store.put("lake", "foreign/data", Map.of()).archive("lake", "foreign/data", "GLACIER");
+
+        APIGatewayV2HTTPResponse data = api.handle(get("/v0/archive/files/cold/data", ""));
+        APIGatewayV2HTTPResponse latest = api.handle(get("/v0/archive/latest/syslog/web/data", ""));
+
+        assertError(data, 409, "FileArchived");
+        assertEquals("File cold is archived in GLACIER; restore it in S3 first, then ask again.",
+                body(data).path("message").asText());
+        assertError(latest, 409, "FileArchived");
+        assertTrue(body(latest).path("message").asText().contains("archived in DEEP_ARCHIVE"), latest.getBody());
+        assertEquals(200, api.handle(get("/v0/archive/files/cold/metadata", "")).getStatusCode());
+        assertError(api.handle(get("/v0/archive/files/foreign/data", "")), 404, "NoSuchFile");
+    }
+
+    @Test
     void latestAnswersTheRecordAndItsDataRedirects() {
         table.put(TestFiles.records(file("old", "syslog", "web", NOW - 3 * DAY, null)));
-        table.put(TestFiles.records(file("new", "syslog", "web", NOW - DAY, null)));
-        store.put("bucket", "new/data", Map.of());
+        Metadata newest = file("new", "syslog", "web", NOW - DAY, null);
+        table.put(TestFiles.records(newest));
+        store.put("bucket", "new/data", Map.of("datalake", DatalakeJson.toJson(newest)));
 
         APIGatewayV2HTTPResponse latest = api.handle(get("/v0/archive/latest/syslog/web", ""));
         APIGatewayV2HTTPResponse data = api.handle(get("/v0/archive/latest/syslog/web/data", "lookback=2"));
@@ -251,6 +302,14 @@ class QueryApiTest {
         assertEquals(302, data.getStatusCode());
         assertEquals("https://bucket.s3.example/new/data?X-Amz-Expires=900&response-content-type=text%2Fplain",
                 data.getHeaders().get("location"));
+    }
+
+    @Test
+    void latestDataOfAnObjectOverwrittenByOneWithoutDatalakeMetadataIsNoSuchFile() {
+        table.put(TestFiles.records(file("new", "syslog", "web", NOW - DAY, null)));
+        store.put("bucket", "new/data", Map.of("owner", "another application"));
+
+        assertError(api.handle(get("/v0/archive/latest/syslog/web/data", "")), 404, "NoSuchFile");
     }
 
     @Test

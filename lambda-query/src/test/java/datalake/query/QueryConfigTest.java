@@ -50,6 +50,21 @@ class QueryConfigTest {
         assertMessage("AWS_REGION", Map.of("DATALAKE_DYNAMODB_TABLE", "t", "DATALAKE_STORAGE_URL", "s3://lake"));
     }
 
+    @Test
+    void theHttpUrlIsAnAbsoluteHttpUrlThatPathsCanFollow() {
+        for (String bad : new String[] {"datalake.example.com/lake", "/lake", "ftp://datalake.example.com",
+                "https://", "https:///lake", "https://datalake.example.com/lake?stage=prod",
+                "https://datalake.example.com/lake#top", "https://datalake.example.com/?", "https://exa mple.com"}) {
+            assertMessage("DATALAKE_HTTP_URL", Map.of("DATALAKE_DYNAMODB_TABLE", "t", "DATALAKE_STORAGE_URL", "s3://lake",
+                    "AWS_REGION", "r", "DATALAKE_HTTP_URL", bad));
+        }
+        for (String good : new String[] {"http://127.0.0.1:8080", "HTTPS://datalake.example.com/lake//"}) {
+            QueryConfig config = QueryConfig.fromEnvironment(Map.of("DATALAKE_DYNAMODB_TABLE", "t",
+                    "DATALAKE_STORAGE_URL", "s3://lake", "AWS_REGION", "r", "DATALAKE_HTTP_URL", good));
+            assertEquals(good.replaceAll("/+$", ""), config.httpUrl());
+        }
+    }
+
     private static void assertMessage(String variable, Map<String, String> env) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> QueryConfig.fromEnvironment(env));
         assertTrue(e.getMessage().startsWith(variable) && e.getMessage().endsWith("."), e.getMessage());

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.lambda.JsonLog;
+import datalake.records.DatalakeJson;
 import datalake.records.Metadata;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
@@ -31,8 +32,10 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.retries.DefaultRetryStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.model.StorageClass;
 
 /**
  * The four queries of the spec (time range with and without WHERE, work id with and without WHERE),
@@ -287,6 +290,23 @@ class QueryIT {
             assertEquals(400, response.getStatusCode());
             assertEquals("InvalidCursor", Events.body(response).path("code").asText());
         }
+    }
+
+    /** moto answers GetObject of a GLACIER object with InvalidObjectState, as S3 does, and HeadObject with its class. */
+    @Test
+    void theDataOfAFileArchivedInGlacierIs409WhileItsMetadataAnswers() {
+        Metadata cold = file("cold", "syslog", "web", T0, null, null);
+        AWS.s3().createBucket(r -> r.bucket(tables.stack().bucket()));
+        AWS.s3().putObject(r -> r.bucket(tables.stack().bucket()).key("cold/data").storageClass(StorageClass.GLACIER)
+                .metadata(Map.of("datalake", DatalakeJson.toJson(cold))), RequestBody.fromString("cold\n"));
+
+        APIGatewayV2HTTPResponse data = get("/v0/archive/files/cold/data", "");
+        APIGatewayV2HTTPResponse metadata = get("/v0/archive/files/cold/metadata", "");
+
+        assertEquals(409, data.getStatusCode(), data.getBody());
+        assertEquals("File cold is archived in GLACIER; restore it in S3 first, then ask again.",
+                Events.body(data).path("message").asText());
+        assertEquals(200, metadata.getStatusCode(), metadata.getBody());
     }
 
     @Test

@@ -114,6 +114,28 @@ public final class Environment {
     }
 
     /**
+     * The base of URLs handed out (DATALAKE_HTTP_URL): an absolute http or https URL with a host and no
+     * query or fragment, since paths are appended to it; trailing slashes dropped. Null when unset.
+     */
+    public String baseUrl(EnvironmentVariable variable) {
+        String value = get(variable);
+        if (value == null) {
+            return null;
+        }
+        try {
+            URI uri = new URI(value);
+            if (("https".equalsIgnoreCase(uri.getScheme()) || "http".equalsIgnoreCase(uri.getScheme()))
+                    && uri.getHost() != null && uri.getRawQuery() == null && uri.getRawFragment() == null) {
+                return stripTrailingSlashes(value);
+            }
+        } catch (URISyntaxException e) {
+            // falls through to the one sentence below
+        }
+        throw invalid(variable, "an absolute http or https URL without query or fragment, the base of the links it"
+                + " is for (https://datalake.example.com/lake)", value);
+    }
+
+    /**
      * DATALAKE_S3_PATH_STYLE: {@code true} or {@code false} (any case); when unset, true exactly when an
      * S3 endpoint is overridden (AWS_ENDPOINT_URL or AWS_ENDPOINT_URL_S3), since emulators such as moto
      * serve buckets on paths while AWS itself prefers virtual-hosted names.
