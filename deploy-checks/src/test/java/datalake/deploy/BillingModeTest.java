@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -157,9 +159,8 @@ class BillingModeTest {
             assertTrue(refused.getMessage().contains(min), refused.getMessage());
             assertThrows(TemplateException.class, () -> TEMPLATE.resolve()
                     .parameters(Map.of("TableBillingMode", "PROVISIONED", min, "20", max, "10")).build());
-            JsonNode parameters = TEMPLATE.parameters();
-            assertTrue(parameters.path(min).path("MaxValue").asInt() <= parameters.path(max).path("MinValue").asInt(),
-                    min + " " + parameters.path(min) + " ends where " + max + " " + parameters.path(max) + " starts");
+            assertTrue(highestAccepted(min) <= lowestAccepted(max), min + " " + TEMPLATE.parameters().path(min)
+                    + " ends where " + max + " " + TEMPLATE.parameters().path(max) + " starts");
         }
     }
 
@@ -187,9 +188,24 @@ class BillingModeTest {
     }
 
     /** The seed is at most the lowest maximum the parameters accept, so no target has to lower it at once. */
+    /** The least whole number the parameter's AllowedPattern (a whole match, as CloudFormation's) takes. */
+    private static int lowestAccepted(String parameter) {
+        return accepted(parameter).min().orElseThrow(() -> new AssertionError(parameter + " takes no whole number"));
+    }
+
+    /** The greatest whole number (up to a million) the parameter's AllowedPattern takes. */
+    private static int highestAccepted(String parameter) {
+        return accepted(parameter).max().orElseThrow(() -> new AssertionError(parameter + " takes no whole number"));
+    }
+
+    private static IntStream accepted(String parameter) {
+        Pattern allowed = Pattern.compile(TEMPLATE.parameters().path(parameter).path("AllowedPattern").asText());
+        return IntStream.rangeClosed(0, 1_000_000).filter(n -> allowed.matcher(Integer.toString(n)).matches());
+    }
+
     private static void assertThroughput(JsonNode throughput, String where) {
         for (String dimension : List.of("Read", "Write")) {
-            int lowestMaximum = TEMPLATE.parameters().path("TableMax" + dimension + "Capacity").path("MinValue").asInt();
+            int lowestMaximum = lowestAccepted("TableMax" + dimension + "Capacity");
             int seed = Integer.parseInt(ResolvedTemplate.text(throughput.path(dimension + "CapacityUnits")));
             assertTrue(seed >= 1 && seed <= lowestMaximum, where + " " + dimension + " " + seed);
         }
