@@ -21,14 +21,15 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /**
  * What both tools build from the environment, as the backfill function reads it (docs/DESIGN.md,
- * "Configuration"): DATALAKE_DYNAMODB_TABLE, DATALAKE_MAX_BUCKET_SPAN and DATALAKE_RETENTION_DAYS
- * (required), DATALAKE_LATEST_TABLE, AWS_REGION; credentials as the AWS CLI finds them; AWS_ENDPOINT_URL*
+ * "Configuration"): DATALAKE_DYNAMODB_TABLE, DATALAKE_LATEST_TABLE, DATALAKE_MAX_BUCKET_SPAN and
+ * DATALAKE_RETENTION_DAYS (required), AWS_REGION; credentials as the AWS CLI finds them; AWS_ENDPOINT_URL*
  * for emulators.
  */
 record Tools(IngesterConfig config, IngesterClients clients, Ingester ingester) implements AutoCloseable {
     static Tools fromEnvironment(int concurrency) {
         Environment env = Environment.system();
         requireRecordSettings(env);
+        requireLatestTable(env);
         IngesterConfig config = IngesterConfig.forBackfill(env);
         IngesterClients clients = IngesterClients.forBackfill(SdkClientFactory.forFunction(env, concurrency), config);
         Ingester ingester = Ingester.forAws(config, clients).concurrency(concurrency).telemetry(Telemetry.discarding())
@@ -50,6 +51,17 @@ record Tools(IngesterConfig config, IngesterClients clients, Ingester ingester) 
         if (env.get(EnvironmentVariable.RETENTION_DAYS) == null) {
             throw new ConfigurationException(EnvironmentVariable.RETENTION_DAYS.key()
                     + " is not set; set it to the stack's RetentionDays (0 for none), as the functions have it.");
+        }
+    }
+
+    /**
+     * The latest table, which every stack has: without it the tools would index files that /feeds and
+     * latest never show (no entry offered), and reconcile could not see it.
+     */
+    static void requireLatestTable(Environment env) {
+        if (env.get(EnvironmentVariable.LATEST_TABLE) == null) {
+            throw new ConfigurationException(EnvironmentVariable.LATEST_TABLE.key() + " is not set; set it to the"
+                    + " stack's latest table (the output LatestTableName), as the functions have it.");
         }
     }
 
