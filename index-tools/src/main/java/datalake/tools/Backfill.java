@@ -9,9 +9,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,10 +29,15 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * HEAD, validation, records, per-object items, latest table). The listing goes a page (1,000 keys) at a
  * time, in key order; each page is followed in chunks on a pool of workers (the HEADs of a chunk run
  * concurrently, its records go out in batched writes) and finishes before the next begins, so the last
- * key of the last finished page is a safe place to resume ({@code --start-after}). Running it twice
- * indexes nothing twice: HEAD decides, and the records' keys are the files'; a file the index already
- * held as it is counts as unchanged. Beside it a second listing only counts the keys, so that the
- * progress bar (and a stopped run's summary) can tell the true fraction done.
+ * key of a finished page is a safe place to resume ({@code --start-after}). Running it twice indexes
+ * nothing twice: HEAD decides, and the records' keys are the files'; a file the index already held as it
+ * is counts as unchanged. Beside it a second listing only counts the keys, so that the progress bar (and
+ * a stopped run's summary) can tell the true fraction done.
+ *
+ * <p>An object that still fails transiently after {@value #ATTEMPTS} attempts counts as failed, and the
+ * resume point never passes it (it stays at the key before), so that resuming retries it. A chunk in
+ * which no object was indexed and one failed so is AWS failing, not one object: the chunks of its page
+ * not yet begun are left, and the run stops ({@link Failed}) after the page.
  */
 final class Backfill {
     /** Attempts of an object that keeps failing transiently (throttling, 5xx) before it counts as failed. */
@@ -61,12 +68,15 @@ final class Backfill {
      *
      * @param indexed     files indexed that the index did not hold as they are (new or changed)
      * @param unchanged   files the index already held as they are (by their per-object items)
+     * @param failedTransiently of the failed, those still failing transiently after their attempts (a later
+     *                    run may index them: the resume point is before the first)
      * @param total       the keys under the target (after {@code --start-after}), when the count finished
-     * @param resumeAfter the last key of the last finished page: where a later run continues, or null
-     * @param stopped     whether the run stopped before the end of the listing (asked to)
+     * @param resumeAfter where a later run continues (every object up to it settled), or null
+     * @param stopped     whether the run stopped before the end of the listing (asked to, or AWS failing)
      */
-    record Result(long listed, long indexed, long unchanged, long withoutMetadata, long failed, long gone,
-            List<Problem> problems, Optional<Long> total, String resumeAfter, boolean stopped, Duration elapsed) {
+    record Result(long listed, long indexed, long unchanged, long withoutMetadata, long failed, long failedTransiently,
+            long gone, List<Problem> problems, Optional<Long> total, String resumeAfter, boolean stopped,
+            Duration elapsed) {
         double objectsPerSecond() {
             return elapsed.toMillis() == 0 ? listed : listed * 1000.0 / elapsed.toMillis();
         }
@@ -86,6 +96,7 @@ final class Backfill {
     final AtomicLong unchanged = new AtomicLong();
     final AtomicLong withoutMetadata = new AtomicLong();
     final AtomicLong failed = new AtomicLong();
+    final AtomicLong failedTransiently = new AtomicLong();
     final AtomicLong gone = new AtomicLong();
     private final List<Problem> problems = Collections.synchronizedList(new ArrayList<>());
     /** Keys the counting listing has seen so far; {@code counted} once it reached the end. */
@@ -93,6 +104,8 @@ final class Backfill {
     private volatile boolean counted;
     private volatile String position;
     private volatile long started;
+    /** Set by a chunk that indexed nothing and had an object still failing transiently: AWS keeps failing. */
+    private volatile Failure failing;
 
     Backfill(S3Client s3, Ingester ingester, Clock clock) {
         this.s3 = s3;
@@ -124,8 +137,8 @@ final class Backfill {
     }
 
     /**
-     * A run that a failure (a listing AWS refused, a page that could not be followed) ended after it had
-     * listed something: what it did until then, stopped, its resume point the last page it finished.
+     * A run that a failure (a listing AWS refused, a page that could not be followed, AWS failing a whole
+     * chunk) ended after it had listed something: what it did until then, stopped, and where to resume.
      */
     static final class Failed extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -145,6 +158,7 @@ final class Backfill {
     Result run(Options options, BooleanSupplier stop) {
         started = clock.millis();
         String resumeAfter = options.startAfter();
+        boolean heldBack = false;
         boolean stopped = false;
         ExecutorService pool = Executors.newFixedThreadPool(options.workers(), r -> {
             Thread thread = new Thread(r, "backfill");
@@ -173,10 +187,17 @@ final class Backfill {
                 });
                 List<S3Object> contents = page.contents();
                 listed.addAndGet(contents.size());
-                follow(contents, options, pool);
+                int unsettled = follow(contents, options, pool);
                 if (!contents.isEmpty()) {
-                    resumeAfter = contents.get(contents.size() - 1).key();
-                    position = resumeAfter;
+                    position = contents.get(contents.size() - 1).key();
+                }
+                if (!heldBack) { // never past an object a later run may index: resuming retries it
+                    int settled = unsettled < 0 ? contents.size() : unsettled;
+                    resumeAfter = settled == 0 ? resumeAfter : contents.get(settled - 1).key();
+                    heldBack = unsettled >= 0;
+                }
+                if (failing != null) {
+                    throw new IllegalStateException(keptFailing(failing));
                 }
                 token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
             } while (token != null);
@@ -193,9 +214,18 @@ final class Backfill {
     }
 
     private Result result(String resumeAfter, boolean stopped) {
-        return new Result(listed.get(), indexed.get(), unchanged.get(), withoutMetadata.get(), failed.get(), gone.get(),
-                List.copyOf(problems), counted ? Optional.of(keys.get()) : Optional.empty(), resumeAfter, stopped,
+        return new Result(listed.get(), indexed.get(), unchanged.get(), withoutMetadata.get(), failed.get(),
+                failedTransiently.get(), gone.get(), List.copyOf(problems),
+                counted ? Optional.of(keys.get()) : Optional.empty(), resumeAfter, stopped,
                 Duration.ofMillis(clock.millis() - started));
+    }
+
+    /** The sentence of a run that AWS stopped: the failure of the chunk that indexed nothing. */
+    private static String keptFailing(Failure failure) {
+        String message = failure.message().endsWith(".") ? failure.message().substring(0, failure.message().length() - 1)
+                : failure.message();
+        return "AWS kept failing, so the run stopped: a chunk indexed nothing, and an object still failed after "
+                + ATTEMPTS + " attempts (" + failure.kind().label() + ": " + message + ").";
     }
 
     /**
@@ -221,9 +251,12 @@ final class Backfill {
         }
     }
 
-    /** Follows one page, in chunks on the pool, and waits for all of it. */
-    private void follow(List<S3Object> contents, Options options, ExecutorService pool) {
-        List<Future<?>> pending = new ArrayList<>();
+    /**
+     * Follows one page, in chunks on the pool, and waits for all of it: the index in the page of its first
+     * object left unsettled (still failing transiently, or not followed since AWS keeps failing), or -1.
+     */
+    private int follow(List<S3Object> contents, Options options, ExecutorService pool) {
+        List<Future<List<ObjectEvent>>> pending = new ArrayList<>();
         for (int from = 0; from < contents.size(); from += options.chunk()) {
             List<ObjectEvent> events = new ArrayList<>(options.chunk());
             for (S3Object object : contents.subList(from, Math.min(contents.size(), from + options.chunk()))) {
@@ -231,9 +264,10 @@ final class Backfill {
             }
             pending.add(pool.submit(() -> followChunk(events)));
         }
-        for (Future<?> future : pending) {
+        Set<String> unsettled = new HashSet<>();
+        for (Future<List<ObjectEvent>> future : pending) {
             try {
-                future.get();
+                future.get().forEach(event -> unsettled.add(event.key()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while following a page", e);
@@ -241,9 +275,25 @@ final class Backfill {
                 throw new IllegalStateException("a chunk of the page failed: " + e.getCause(), e.getCause());
             }
         }
+        for (int i = 0; i < contents.size(); i++) {
+            if (unsettled.contains(contents.get(i).key())) {
+                return i;
+            }
+        }
+        return -1;
     }
 
-    private void followChunk(List<ObjectEvent> events) {
+    /**
+     * Follows one chunk, an object that fails transiently up to {@value #ATTEMPTS} times: the objects it
+     * leaves unsettled (still failing so, or all of them when AWS kept failing before it began).
+     */
+    private List<ObjectEvent> followChunk(List<ObjectEvent> events) {
+        if (failing != null) {
+            return events;
+        }
+        List<ObjectEvent> unsettled = new ArrayList<>();
+        Failure transientFailure = null;
+        boolean anyIndexed = false;
         List<ObjectEvent> todo = events;
         for (int attempt = 1; !todo.isEmpty(); attempt++) {
             List<ObjectEvent> again = new ArrayList<>();
@@ -251,15 +301,25 @@ final class Backfill {
                 Failure failure = followed.failure();
                 if (failure != null && !failure.permanent() && attempt < ATTEMPTS) {
                     again.add(followed.event());
-                } else {
-                    count(followed);
+                    continue;
                 }
+                if (failure != null && !failure.permanent()) {
+                    unsettled.add(followed.event());
+                    transientFailure = transientFailure == null ? failure : transientFailure;
+                    failedTransiently.incrementAndGet();
+                }
+                anyIndexed |= followed.indexed();
+                count(followed);
             }
             todo = again;
             if (!todo.isEmpty()) {
                 pause(attempt);
             }
         }
+        if (transientFailure != null && !anyIndexed && failing == null) {
+            failing = transientFailure;
+        }
+        return unsettled;
     }
 
     private void count(Followed followed) {

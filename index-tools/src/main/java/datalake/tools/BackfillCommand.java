@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * summary on standard output, its last line the counts. Exit status 0 when every object was indexed or
  * skipped, 2 when some failed, 3 when it stopped before the end (Ctrl-C, or a failure of AWS after the
  * first listing: then with the reason, and where to resume), 1 for a usage error or a run that could not
- * start (nothing listed).
+ * start (nothing listed). Objects still failing transiently are retried by resuming where it says.
  */
 public final class BackfillCommand {
     static final String USAGE = "usage: scripts/backfill.sh s3://bucket[/prefix] [--start-after KEY] [--workers N]"
@@ -66,6 +66,7 @@ public final class BackfillCommand {
         }, "backfill-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try (Tools tools = Tools.fromEnvironment(options.workers() * 4)) {
+            tools.requireTables(Environment.system());
             Backfill backfill = new Backfill(tools.clients().s3(), tools.ingester(), Clock.systemUTC());
             Backfill.Result result;
             try (Progress progress = Progress.toStandardError(backfill::progressLine)) {
@@ -76,7 +77,7 @@ public final class BackfillCommand {
                 result = failed.partial();
             }
             print(result, options, out);
-            status.set(result.stopped() ? 3 : result.failed() > 0 ? 2 : 0);
+            status.set(status(result));
         } catch (ConfigurationException e) {
             err.println("backfill: " + e.getMessage());
             status.set(1);
@@ -94,6 +95,11 @@ public final class BackfillCommand {
         return status.get();
     }
 
+    /** 3 stopped before the end, 2 done with failures, 0 done. */
+    static int status(Backfill.Result result) {
+        return result.stopped() ? 3 : result.failed() > 0 ? 2 : 0;
+    }
+
     static void print(Backfill.Result r, Backfill.Options options, PrintStream out) {
         out.println(String.format(Locale.ROOT,
                 "backfill of %s: %,d listed, %,d indexed, %,d unchanged, %,d skipped without metadata, %,d failed,"
@@ -107,11 +113,15 @@ public final class BackfillCommand {
         if (r.failed() > r.problems().size()) {
             out.println("failed: ... and " + (r.failed() - r.problems().size()) + " more");
         }
+        String resume = "scripts/backfill.sh " + options.target()
+                + (r.resumeAfter() == null ? "" : " --start-after '" + r.resumeAfter().replace("'", "'\\''") + "'");
         if (r.stopped()) {
             String done = r.total().map(total -> String.format(Locale.ROOT, " (%,d of %,d objects, %d%%)", r.listed(),
                     total, total == 0 ? 100 : r.listed() * 100 / total)).orElse("");
-            out.println("stopped before the end" + done + ": resume with scripts/backfill.sh " + options.target()
-                    + (r.resumeAfter() == null ? "" : " --start-after '" + r.resumeAfter().replace("'", "'\\''") + "'"));
+            out.println("stopped before the end" + done + ": resume with " + resume);
+        } else if (r.failedTransiently() > 0) {
+            out.println(String.format(Locale.ROOT, "%,d failed transiently: retry them with %s", r.failedTransiently(),
+                    resume));
         }
         out.println(r.countsLine());
     }

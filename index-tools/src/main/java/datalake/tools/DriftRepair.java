@@ -25,7 +25,8 @@ import java.util.Set;
  * The repair of one drift ({@code scripts/reconcile.sh --fix}): the object followed through the
  * ingester's code path ({@link Ingester#follow}), then the records of its URL that its per-object item
  * does not know deleted (conditionally on the URL), and latest-table entries naming a file no longer
- * indexed replaced by the newest file of the day buckets, or removed.
+ * indexed replaced by the newest file of the day buckets, or removed. A WHAT and WHERE without a latest
+ * entry gets its newest file followed: the ingester offers every file it follows to the latest table.
  */
 final class DriftRepair {
     private final Ingester ingester;

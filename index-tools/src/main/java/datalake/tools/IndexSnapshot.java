@@ -6,8 +6,10 @@ import datalake.dynamodb.RecordItems;
 import datalake.dynamodb.RecordKey;
 import datalake.records.Record;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -21,8 +23,10 @@ import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 /**
  * What the index holds for the objects under a URL prefix: every record item, grouped by URL, and every
  * per-object item, read by a parallel, strongly consistent Scan of the records table (filtered on the
- * URL, so the whole table is read but only these items travel), and the latest table's entries.
- * Records this code cannot read (an older writer's, say) are kept by key, to be reported and repaired.
+ * URL, so the whole table is read but only these items travel), and the latest table's entries: those
+ * naming a file under the prefix, and the WHAT and WHERE of every entry (one a feed: a small table, read
+ * whole, since the entry of a feed under the prefix may name a newer file elsewhere). Records this code
+ * cannot read (an older writer's, say) are kept by key, to be reported and repaired.
  */
 final class IndexSnapshot {
     static final int SEGMENTS = 4;
@@ -39,6 +43,8 @@ final class IndexSnapshot {
     final Map<String, Stored> records = new ConcurrentHashMap<>();
     final Map<String, ObjectEntry> entries = new ConcurrentHashMap<>();
     final List<Record> latest = new ArrayList<>();
+    /** The {@code what_where_key} of every latest entry, readable or not. */
+    final Set<String> latestKeys = new HashSet<>();
     final AtomicLong scanned = new AtomicLong();
 
     static IndexSnapshot read(DynamoDbClient dynamoDb, String recordsTable, String latestTable, Target target) {
@@ -62,10 +68,17 @@ final class IndexSnapshot {
             pool.shutdownNow();
         }
         if (latestTable != null) {
-            ScanRequest request = filtered(latestTable, target).consistentRead(true).build();
+            ScanRequest request = ScanRequest.builder().tableName(latestTable).consistentRead(true).build();
             for (Map<String, AttributeValue> item : dynamoDb.scanPaginator(request).items()) {
+                AttributeValue key = item.get(RecordItems.WHAT_WHERE_KEY);
+                if (key != null) {
+                    snapshot.latestKeys.add(key.s());
+                }
                 try {
-                    snapshot.latest.add(RecordItems.fromItem(item));
+                    Record entry = RecordItems.fromItem(item);
+                    if (entry.url().startsWith(target.urlPrefix())) {
+                        snapshot.latest.add(entry);
+                    }
                 } catch (IllegalArgumentException notOurs) {
                     // an entry this code cannot read is never one it replaces
                 }

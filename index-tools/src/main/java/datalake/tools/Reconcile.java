@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -48,7 +49,9 @@ final class Reconcile {
         /** Records right, but the object's per-object item absent or out of date (indexed before it existed). */
         UNTRACKED("untracked"),
         /** A latest-table entry whose file is not in the index. */
-        STALE_LATEST("stale_latest");
+        STALE_LATEST("stale_latest"),
+        /** A WHAT and WHERE with files in the index but no latest-table entry: /feeds and latest miss it. */
+        MISSING_LATEST("missing_latest");
 
         final String label;
 
@@ -221,6 +224,9 @@ final class Reconcile {
                         + " names a file that is not in the index"));
             }
         }
+        if (config.latestTable() != null) {
+            missingLatest(allRecords, orphaned, snapshot.latestKeys, findings);
+        }
         List<Finding> sorted = new ArrayList<>(findings);
         sorted.sort(Comparator.comparing(Finding::drift).thenComparing(Finding::url));
         List<Unfixed> unfixed = new ArrayList<>();
@@ -236,6 +242,28 @@ final class Reconcile {
         }
         return new Result(sorted, listed.get(), invalid, invalidObjects, fix, unfixed,
                 Duration.ofMillis(clock.millis() - started));
+    }
+
+    /**
+     * A finding for each WHAT and WHERE with files in the index (of objects still in the bucket) and no
+     * latest entry, naming its newest file (greater start, then greater create_time, as the table orders
+     * them): the one {@code --fix} follows, so that the ingester offers it as it offers every file.
+     */
+    private static void missingLatest(Map<String, IndexSnapshot.Stored> records, Set<String> orphaned,
+            Set<String> latestKeys, List<Finding> findings) {
+        Map<String, Record> newest = new TreeMap<>();
+        records.forEach((url, stored) -> {
+            if (!orphaned.contains(url)) {
+                stored.records().forEach(r -> newest.merge(r.whatWhereKey().toString(), r,
+                        (kept, next) -> kept.isNewerThan(next) ? kept : next));
+            }
+        });
+        newest.forEach((whatWhere, file) -> {
+            if (!latestKeys.contains(whatWhere)) {
+                findings.add(new Finding(Drift.MISSING_LATEST, file.url(), "no latest entry for " + whatWhere
+                        + ", whose newest file this is"));
+            }
+        });
     }
 
     /** HEADs one object: the records its metadata makes, or none (and why); null when it is gone. */

@@ -13,7 +13,8 @@ import java.util.Set;
  * {@code scripts/reconcile.sh s3://bucket[/prefix] [--fix]}: compares the bucket with the index and prints
  * each drift (objects missing from the index, indexed files whose object is gone, indexed metadata that
  * differs from the object's, records without their per-object item, latest entries naming a file not in
- * the index); {@code --fix} repairs them through the ingester's code path. Progress on standard error;
+ * the index, feeds with files but no latest entry); {@code --fix} repairs them through the ingester's code
+ * path. Progress on standard error;
  * the last line of standard output is the counts. Exit status 0 when there is no drift (or all of it was
  * fixed), 2 when drift remains, 1 for a usage error.
  */
@@ -47,6 +48,7 @@ public final class ReconcileCommand {
             return 1;
         }
         try (Tools tools = Tools.fromEnvironment(workers)) {
+            tools.requireTables(Environment.system());
             Reconcile reconcile = of(tools, workers);
             Reconcile.Result result;
             try (Progress progress = Progress.toStandardError(reconcile::progressLine)) {

@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -23,6 +24,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * the old one. Readers go first: the new layout is written as an earlier one (read, never written) and
  * becomes the current one only once every cached map reads it; the layouts it replaces stay read for good
  * ({@link ShardMap#earlier}). So no reader ever misses a file a writer keyed by a map it does not have.
+ * A change stopped between its two writes (Ctrl-C) leaves the layout read; run again, it waits what is
+ * left of the minute since the map was written, which may have been that announcement.
  */
 final class ShardChange {
     record Result(ShardMap before, ShardMap after, long revision) {
@@ -37,6 +40,8 @@ final class ShardChange {
     private final ShardMapTable table;
     private final Clock clock;
     private final Sleeper sleeper;
+    /** Between a change's announcement and its last write: the sentence saying what the map is left as. */
+    private volatile String unfinished;
 
     ShardChange(DynamoDbClient dynamoDb, String recordsTable, Clock clock, Sleeper sleeper) {
         this.table = new ShardMapTable(dynamoDb, recordsTable);
@@ -65,8 +70,9 @@ final class ShardChange {
     }
 
     /**
-     * Checks and writes the change, readers first (a minute); {@link IllegalArgumentException} (nothing
-     * written) with the one sentence that says why it is refused.
+     * Checks and writes the change, readers first (a minute, or what is left of it after an announcement
+     * already written); {@link IllegalArgumentException} (nothing written) with the one sentence that says
+     * why it is refused.
      */
     Result set(String what, LocalDate from, int shards) {
         if (!MetadataRules.isSlug(what)) {
@@ -87,17 +93,50 @@ final class ShardChange {
         }
         long revision = stored.revision();
         ShardMap announced = stored.map().withEarlier(what, entry);
+        String left = "stopped before the new layout was written: the map reads " + what + " into " + shards
+                + " shard(s) from " + from + " and still writes the old layout; run the same command again to"
+                + " finish the change.";
         if (!announced.equals(stored.map())) {
             revision = table.write(announced, revision, clock.millis());
-            try {
-                sleeper.sleep(READERS_FIRST);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted before the new layout was written: the map reads it"
-                        + " and still writes the old one; run the change again.", e);
+            unfinished = left;
+            readersFirst(READERS_FIRST);
+        } else if (!readByCurrentEntries(stored.map(), what, entry)) {
+            // Read already, as an earlier layout: announced by a change stopped before its last write, or
+            // one replaced long ago. Every cached map reads it once the map's last write is a minute old.
+            unfinished = left;
+            long millis = stored.updatedAtMillis() + READERS_FIRST.toMillis() - clock.millis();
+            if (millis > 0) {
+                readersFirst(Duration.ofSeconds((millis + 999) / 1000));
             }
         }
         revision = table.write(after, revision, clock.millis());
+        unfinished = null;
         return new Result(stored.map(), after, revision);
+    }
+
+    private void readersFirst(Duration wait) {
+        try {
+            sleeper.sleep(wait);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(unfinished, e);
+        }
+    }
+
+    /**
+     * Whether a map's current entries alone (a plain day, or a layout written from that day or earlier)
+     * make every reader read the layout: it was announced before they were written.
+     */
+    private static boolean readByCurrentEntries(ShardMap map, String what, ShardMap.Entry layout) {
+        ShardMap current = ShardMap.of(map.whats());
+        return current.withEarlier(what, layout).equals(current);
+    }
+
+    /**
+     * What the map is left as when a change stops now (the operator's Ctrl-C): one sentence, while the
+     * change has announced its layout and not written it yet.
+     */
+    Optional<String> unfinished() {
+        return Optional.ofNullable(unfinished);
     }
 }

@@ -127,7 +127,7 @@ public final class ShardsCommand {
                 }
                 return 0;
             }
-            ShardChange.Result result = change.set(words.get(1), from, shards);
+            ShardChange.Result result = set(change, words.get(1), from, shards, err);
             if (!result.changed()) {
                 out.println("unchanged: " + words.get(1) + " already has " + shards + " shard(s) from " + from
                         + " on.");
@@ -145,6 +145,28 @@ public final class ShardsCommand {
             err.println("shards: DynamoDB did not answer as expected (" + e.getClass().getSimpleName()
                     + "); check the table, the region and the credentials.");
             return 1;
+        }
+    }
+
+    /**
+     * The change, and on Ctrl-C while it waits (a JVM's shutdown interrupts nothing: the wait would just end
+     * with the process) the sentence that says what the map is left as and to run the command again.
+     */
+    private static ShardChange.Result set(ShardChange change, String what, LocalDate from, int shards,
+            PrintStream err) {
+        Thread hook = new Thread(() -> change.unfinished().ifPresent(left -> {
+            err.println("shards: " + left);
+            err.flush();
+        }), "shards-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            return change.set(what, from, shards);
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running: it says where the change stopped
+            }
         }
     }
 

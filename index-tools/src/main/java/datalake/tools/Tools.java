@@ -1,5 +1,7 @@
 package datalake.tools;
 
+import datalake.dynamodb.RecordItems;
+import datalake.dynamodb.ShardMapItem;
 import datalake.ingester.Ingester;
 import datalake.ingester.IngesterClients;
 import datalake.ingester.IngesterConfig;
@@ -8,22 +10,26 @@ import datalake.lambda.ConfigurationException;
 import datalake.lambda.Environment;
 import datalake.lambda.EnvironmentVariable;
 import datalake.lambda.SdkClientFactory;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /**
  * What both tools build from the environment, as the backfill function reads it (docs/DESIGN.md,
- * "Configuration"): DATALAKE_DYNAMODB_TABLE, DATALAKE_MAX_BUCKET_SPAN and DATALAKE_RETENTION_DAYS
- * (required), DATALAKE_LATEST_TABLE, AWS_REGION; credentials as the AWS CLI finds them; AWS_ENDPOINT_URL*
+ * "Configuration"): DATALAKE_DYNAMODB_TABLE, DATALAKE_LATEST_TABLE, DATALAKE_MAX_BUCKET_SPAN and
+ * DATALAKE_RETENTION_DAYS (required), AWS_REGION; credentials as the AWS CLI finds them; AWS_ENDPOINT_URL*
  * for emulators.
  */
 record Tools(IngesterConfig config, IngesterClients clients, Ingester ingester) implements AutoCloseable {
     static Tools fromEnvironment(int concurrency) {
         Environment env = Environment.system();
         requireRecordSettings(env);
+        requireLatestTable(env);
         IngesterConfig config = IngesterConfig.forBackfill(env);
         IngesterClients clients = IngesterClients.forBackfill(SdkClientFactory.forFunction(env, concurrency), config);
         Ingester ingester = Ingester.forAws(config, clients).concurrency(concurrency).telemetry(Telemetry.discarding())
@@ -45,6 +51,41 @@ record Tools(IngesterConfig config, IngesterClients clients, Ingester ingester) 
         if (env.get(EnvironmentVariable.RETENTION_DAYS) == null) {
             throw new ConfigurationException(EnvironmentVariable.RETENTION_DAYS.key()
                     + " is not set; set it to the stack's RetentionDays (0 for none), as the functions have it.");
+        }
+    }
+
+    /**
+     * The latest table, which every stack has: without it the tools would index files that /feeds and
+     * latest never show (no entry offered), and reconcile could not see it.
+     */
+    static void requireLatestTable(Environment env) {
+        if (env.get(EnvironmentVariable.LATEST_TABLE) == null) {
+            throw new ConfigurationException(EnvironmentVariable.LATEST_TABLE.key() + " is not set; set it to the"
+                    + " stack's latest table (the output LatestTableName), as the functions have it.");
+        }
+    }
+
+    /**
+     * One GetItem a table, before anything is listed or written, so that a table name that is wrong (a typo,
+     * another stack's, another region) is one sentence naming it rather than a failure for every object,
+     * or records written while their latest entries are not: the shard map's item in the records table,
+     * and a key that no latest entry has (a {@code what_where_key} always holds a {@code :}).
+     */
+    void requireTables(Environment env) {
+        requireTable(config.recordsTable(), EnvironmentVariable.DYNAMODB_TABLE, ShardMapItem.key(), env);
+        if (config.latestTable() != null) {
+            requireTable(config.latestTable(), EnvironmentVariable.LATEST_TABLE,
+                    Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("#table-check")), env);
+        }
+    }
+
+    private void requireTable(String table, EnvironmentVariable variable, Map<String, AttributeValue> key,
+            Environment env) {
+        try {
+            clients.dynamoDb().getItem(r -> r.tableName(table).key(key));
+        } catch (ResourceNotFoundException e) {
+            throw new ConfigurationException("there is no table " + table + " (" + variable.key() + ") in "
+                    + env.region() + ".");
         }
     }
 

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
+import datalake.ingester.Ingester;
+import datalake.ingester.IngesterClients;
+import datalake.ingester.Telemetry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
@@ -20,16 +23,23 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiPredicate;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * A backfill that stops before the end says where to resume and exits 3, whether the operator stopped it
- * (Ctrl-C, as scripts/backfill.sh's own JVM gets it) or AWS refused a listing in the middle of the run.
+ * (Ctrl-C, as scripts/backfill.sh's own JVM gets it), AWS refused a listing in the middle of the run or
+ * DynamoDB failed every call; and a resume point never passes an object that a later run may index.
  */
 @ExtendWith(EmulatorsExtension.class)
 class BackfillStopsIT {
@@ -60,6 +70,117 @@ class BackfillStopsIT {
                         throw e.getCause();
                     }
                 });
+    }
+
+    /**
+     * The client, but each call {@code failing} says to fail (by the method's name and arguments) fails with
+     * {@code failure} instead of reaching it.
+     */
+    @SuppressWarnings("unchecked")
+    private static <T> T failing(Class<T> type, T client, BiPredicate<String, Object[]> failing,
+            RuntimeException failure) {
+        return (T) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
+            if (!method.getName().equals("close") && !method.getName().equals("serviceName")
+                    && failing.test(method.getName(), args)) {
+                throw failure;
+            }
+            try {
+                return method.invoke(client, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        });
+    }
+
+    /** The key a HEAD asks for, in either form of the call. */
+    @SuppressWarnings("unchecked")
+    private static String headKey(Object request) {
+        if (request instanceof HeadObjectRequest head) {
+            return head.key();
+        }
+        HeadObjectRequest.Builder builder = HeadObjectRequest.builder();
+        ((Consumer<HeadObjectRequest.Builder>) request).accept(builder);
+        return builder.build().key();
+    }
+
+    private static String printed(Backfill.Result result, Backfill.Options options) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        BackfillCommand.print(result, options, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void dynamoDbFailingEveryCallStopsTheRunWithAResumePointBeforeTheFirstObjectItFailed() throws Exception {
+        try (ToolsHarness h = new ToolsHarness(AWS, "backfill-outage")) {
+            h.putAll(objects(50));
+            Backfill.Options options = new Backfill.Options(Target.parse("s3://" + h.bucket + "/data/"), null, 10, 2, 5);
+            // given DynamoDB failing every call once the second page is listed (an outage a page into the run)
+            AtomicBoolean down = new AtomicBoolean();
+            AtomicInteger listings = new AtomicInteger();
+            S3Client s3 = failing(S3Client.class, h.operator.s3(), (method, args) -> {
+                if (method.equals("listObjectsV2") && listings.incrementAndGet() == 2) {
+                    down.set(true);
+                }
+                return false;
+            }, null);
+            DynamoDbClient dynamoDb = failing(DynamoDbClient.class, h.operator.dynamoDb(), (method, args) -> down.get(),
+                    SdkClientException.create("Unable to execute HTTP request: Connection refused"));
+            try (Ingester ingester = Ingester.forAws(h.config, new IngesterClients(h.operator.s3(), dynamoDb, null, null))
+                    .concurrency(4).telemetry(Telemetry.discarding()).build()) {
+
+                // when a backfill runs
+                Backfill backfill = new Backfill(s3, ingester, Clock.systemUTC());
+                Backfill.Failed failed = assertThrows(Backfill.Failed.class, () -> backfill.run(options, () -> false));
+
+                // then it stops after that page, exit status 3, saying why, with a resume point before its first object
+                Backfill.Result partial = failed.partial();
+                assertEquals(3, BackfillCommand.status(partial));
+                assertEquals(20, partial.listed(), "no page listed after the failing one");
+                assertEquals(10, partial.indexed());
+                assertEquals("data/000009.log", partial.resumeAfter());
+                assertTrue(failed.getMessage().startsWith("AWS kept failing, so the run stopped: a chunk indexed nothing,"
+                        + " and an object still failed after 3 attempts (Network: s3://" + h.bucket + "/data/0000"),
+                        failed.getMessage());
+                assertTrue(printed(partial, options).contains(": resume with scripts/backfill.sh s3://" + h.bucket
+                        + "/data/ --start-after 'data/000009.log'\n"), printed(partial, options));
+            }
+
+            // and resuming there leaves nothing missing
+            Backfill.Result rest = new Backfill(h.operator.s3(), h.ingester, Clock.systemUTC()).run(new Backfill.Options(
+                    options.target(), "data/000009.log", 10, 2, 5), () -> false);
+            assertEquals(0, BackfillCommand.status(rest));
+            assertEquals(40, rest.indexed());
+            assertEquals(List.of(), ReconcileCommand.of(h.tools(), 8).run(options.target(), false).findings());
+        }
+    }
+
+    @Test
+    void anObjectStillFailingTransientlyHoldsTheResumePointBackWithoutStoppingTheRun() throws Exception {
+        try (ToolsHarness h = new ToolsHarness(AWS, "backfill-transient")) {
+            h.putAll(objects(50));
+            Backfill.Options options = new Backfill.Options(Target.parse("s3://" + h.bucket + "/data/"), null, 10, 2, 5);
+            // given S3 answering 503 to every HEAD of one object (its neighbours in the chunk indexed)
+            S3Client s3 = failing(S3Client.class, h.operator.s3(), (method, args) -> method.equals("headObject")
+                    && headKey(args[0]).equals("data/000013.log"),
+                    S3Exception.builder().statusCode(503).awsErrorDetails(AwsErrorDetails.builder().serviceName("S3")
+                            .errorCode("ServiceUnavailable").errorMessage("Please reduce your request rate.").build())
+                            .build());
+            try (Ingester ingester = Ingester.forAws(h.config, new IngesterClients(s3, h.operator.dynamoDb(), null, null))
+                    .concurrency(4).telemetry(Telemetry.discarding()).build()) {
+
+                // when a backfill runs
+                Backfill.Result result = new Backfill(h.operator.s3(), ingester, Clock.systemUTC()).run(options,
+                        () -> false);
+
+                // then it goes to the end, that object failed, and the resume point is just before it
+                assertEquals(2, BackfillCommand.status(result));
+                assertEquals(49, result.indexed());
+                assertEquals(1, result.failedTransiently());
+                assertEquals("data/000012.log", result.resumeAfter());
+                assertTrue(printed(result, options).contains("\n1 failed transiently: retry them with scripts/backfill.sh s3://"
+                        + h.bucket + "/data/ --start-after 'data/000012.log'\n"), printed(result, options));
+            }
+        }
     }
 
     @Test

@@ -37,8 +37,8 @@ import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
  * planted (an object nobody indexed, an object deleted behind the index's back, an overwrite with other
  * metadata, a record edited in the table, an object that lost its metadata, a record of an object's URL
  * that its per-object item does not know, a record written before per-object items (of an object still
- * there, and of one gone), a latest entry naming a file that never was), it finds exactly the planted drift,
- * and after {@code --fix} it finds none.
+ * there, and of one gone), a latest entry naming a file that never was, a feed's latest entry deleted), it
+ * finds exactly the planted drift, and after {@code --fix} it finds none.
  */
 @ExtendWith(EmulatorsExtension.class)
 class ReconcileIT {
@@ -89,6 +89,7 @@ class ReconcileIT {
                     ToolsHarness.metadata("host-l", "legacy", START)), h.url("logs/legacy.log"),
                     legacy.lastModified().toEpochMilli(), legacy.contentLength()).get(0);
             AWS.dynamoDb().putItem(r -> r.tableName(h.recordsTable).item(RecordItems.toItem(legacyRecord)));
+            // (and its feed has no latest entry: missing latest)
             Record extra = new RecordFactory().records(MetadataParser.parse(                         // differing
                     ToolsHarness.metadata("host-f", "f-extra", START)), h.url("logs/f.log"), 1L, 1L).get(0);
             AWS.dynamoDb().putItem(r -> r.tableName(h.recordsTable).item(RecordItems.toItem(extra)));
@@ -111,8 +112,10 @@ class ReconcileIT {
                     "differing " + h.url("logs/e.log"),
                     "differing " + h.url("logs/f.log"),
                     "untracked " + h.url("logs/legacy.log"),
-                    "stale_latest " + h.url("logs/ghost.log"))), findings(found));
-            assertEquals("missing=1 orphaned=2 differing=4 untracked=1 stale_latest=1", found.countsLine());
+                    "stale_latest " + h.url("logs/ghost.log"),
+                    "missing_latest " + h.url("logs/legacy.log"))), findings(found));
+            assertEquals("missing=1 orphaned=2 differing=4 untracked=1 stale_latest=1 missing_latest=1",
+                    found.countsLine());
             // and each differing finding names the fields that differ
             Map<String, String> details = new LinkedHashMap<>();
             found.findings().forEach(f -> details.put(f.url().substring(h.url("logs/").length()), f.detail()));
@@ -131,11 +134,13 @@ class ReconcileIT {
 
             // when it fixes them
             Reconcile.Result fixing = reconcile(h).run(target, true);
-            assertEquals(9, fixing.repaired());
+            assertEquals(10, fixing.repaired());
             assertEquals(List.of(), fixing.unfixed());
             // then its output ends with the drift left, none, after the drift it found
-            assertEquals("missing=1 orphaned=2 differing=4 untracked=1 stale_latest=1", fixing.foundLine());
-            assertEquals("missing=0 orphaned=0 differing=0 untracked=0 stale_latest=0", fixing.countsLine());
+            assertEquals("missing=1 orphaned=2 differing=4 untracked=1 stale_latest=1 missing_latest=1",
+                    fixing.foundLine());
+            assertEquals("missing=0 orphaned=0 differing=0 untracked=0 stale_latest=0 missing_latest=0",
+                    fixing.countsLine());
 
             // then none is left, and the index is the bucket's
             assertEquals(Set.of(), findings(reconcile(h).run(target, false)));
@@ -147,6 +152,40 @@ class ReconcileIT {
                     && e.state() == ObjectEntry.State.INDEXED));
             assertEquals(0, AWS.dynamoDb().scan(r -> r.tableName(h.latestTable)).items().stream()
                     .filter(i -> i.get(RecordItems.URL).s().endsWith("ghost.log")).count());
+        }
+    }
+
+    @Test
+    void aFeedWithFilesButNoLatestEntryIsFoundAndFixOffersItsNewestFile() throws Exception {
+        try (ToolsHarness h = new ToolsHarness(AWS, "reconcile-latest")) {
+            // given two feeds backfilled, host-a of two files
+            h.putAll(Map.of("logs/a1.log", ToolsHarness.metadata("host-a", "a1", START),
+                    "logs/a2.log", ToolsHarness.metadata("host-a", "a2", START + 1000),
+                    "logs/b.log", ToolsHarness.metadata("host-b", "b", START)));
+            Target target = Target.parse("s3://" + h.bucket + "/logs/");
+            new Backfill(h.operator.s3(), h.ingester, Clock.systemUTC()).run(new Backfill.Options(target, null, 1000, 2, 10),
+                    () -> false);
+            Map<String, AttributeValue> hostA = Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:host-a"));
+            assertEquals(h.url("logs/a2.log"), AWS.dynamoDb().getItem(r -> r.tableName(h.latestTable).key(hostA))
+                    .item().get(RecordItems.URL).s());
+
+            // when host-a's latest entry is deleted behind the index's back (/feeds and latest no longer show it)
+            AWS.dynamoDb().deleteItem(r -> r.tableName(h.latestTable).key(hostA));
+
+            // then the reconciliation finds that feed, naming its newest file
+            Reconcile.Result found = reconcile(h).run(target, false);
+            assertEquals(Set.of("missing_latest " + h.url("logs/a2.log")), findings(found));
+            assertEquals("no latest entry for syslog:host-a, whose newest file this is", found.findings().get(0).detail());
+            assertEquals("missing=0 orphaned=0 differing=0 untracked=0 stale_latest=0 missing_latest=1",
+                    found.countsLine());
+
+            // and --fix offers it again, as the ingester offers a file, so that a second run finds nothing
+            Reconcile.Result fixing = reconcile(h).run(target, true);
+            assertEquals(1, fixing.repaired());
+            assertEquals(List.of(), fixing.unfixed());
+            assertEquals(h.url("logs/a2.log"), AWS.dynamoDb().getItem(r -> r.tableName(h.latestTable).key(hostA)
+                    .consistentRead(true)).item().get(RecordItems.URL).s());
+            assertEquals(Set.of(), findings(reconcile(h).run(target, false)));
         }
     }
 
@@ -270,7 +309,8 @@ class ReconcileIT {
                 + " not be null.)", lines.get(1));
         // true whether or not the bucket notifies (with no notifications, no DLQ has them)
         assertTrue(lines.get(2).contains(", 1 with invalid datalake metadata (never indexed, so not drift),"), lines.get(2));
-        assertEquals("missing=1 orphaned=0 differing=0 untracked=0 stale_latest=0", lines.get(lines.size() - 1));
+        assertEquals("missing=1 orphaned=0 differing=0 untracked=0 stale_latest=0 missing_latest=0",
+                lines.get(lines.size() - 1));
     }
 
     @Test
@@ -284,8 +324,10 @@ class ReconcileIT {
 
         assertTrue(lines.contains("not fixed: s3://bkt/z: throttled"), lines.toString());
         assertTrue(lines.get(2).contains("2 drift found, 1 fixed"), lines.get(2));
-        assertEquals("found: missing=1 orphaned=1 differing=0 untracked=0 stale_latest=0", lines.get(lines.size() - 3));
-        assertEquals("missing=0 orphaned=1 differing=0 untracked=0 stale_latest=0", lines.get(lines.size() - 1));
+        assertEquals("found: missing=1 orphaned=1 differing=0 untracked=0 stale_latest=0 missing_latest=0",
+                lines.get(lines.size() - 3));
+        assertEquals("missing=0 orphaned=1 differing=0 untracked=0 stale_latest=0 missing_latest=0",
+                lines.get(lines.size() - 1));
     }
 
     @Test

@@ -9,25 +9,32 @@ import datalake.emulators.EmulatorsExtension;
 import datalake.records.Record;
 import datalake.records.ShardMap;
 import datalake.records.TimeBuckets;
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@code scripts/shards.sh} against dynalite as an operator holding IndexOperatorPolicy: its checks,
- * its output and its warnings; and the backfill and the reconciliation of a WHAT it shards (files dated
+ * its output and its warnings; a change stopped between its two writes (Ctrl-C) and run again; and the backfill and the reconciliation of a WHAT it shards (files dated
  * ahead of the change found and moved, new files under their shards, a removal followed).
  */
 @ExtendWith(EmulatorsExtension.class)
@@ -135,6 +142,75 @@ class ShardsIT {
                 + "  syslog  from " + day(D0 + 3) + "  4 shards  (earlier: still read)\n",
                 out().substring(out().indexOf('\n') + 1));
         assertEquals("61 s: reads [4, 1, 8], writes 4", pauses.get(1));
+    }
+
+    @Test
+    void aRerunOfAChangeStoppedAfterItsAnnouncementWaitsWhatIsLeftOfTheMinute() {
+        // given a change stopped 20 s ago between its two writes: the map reads syslog's 4 shards, writes 1
+        ShardMapTable table = new ShardMapTable(h.operator.dynamoDb(), h.recordsTable);
+        table.write(ShardMap.EMPTY.withEarlier("syslog", new ShardMap.Entry(D0 + 3, 4)), 0, TODAY.millis() - 20_000);
+
+        // when the same command runs again
+        assertEquals(0, shards("set", "syslog", "--from", day(D0 + 3), "--shards", "4"));
+
+        // then it waits the 41 s left of the readers' minute (not a new minute, nor none), then writes the layout
+        assertEquals(List.of("41 s: reads [1, 4], writes 1"), pauses);
+        assertTrue(err().startsWith("waiting 41 s: every function reads the new layout before any writes it.\n"), err());
+        assertEquals(List.of(4, 1), table.current().layouts("syslog", D0 + 3));
+        assertEquals(2, table.read().revision());
+    }
+
+    @Test
+    void aRerunLongAfterAChangeStoppedAfterItsAnnouncementWritesTheLayoutAtOnce() {
+        // given a change stopped ten minutes ago between its two writes
+        ShardMapTable table = new ShardMapTable(h.operator.dynamoDb(), h.recordsTable);
+        table.write(ShardMap.EMPTY.withEarlier("syslog", new ShardMap.Entry(D0 + 3, 4)), 0, TODAY.millis() - 600_000);
+
+        // when the same command runs again, then every function has read the layout: no wait
+        assertEquals(0, shards("set", "syslog", "--from", day(D0 + 3), "--shards", "4"));
+        assertEquals(List.of(), pauses);
+        assertEquals(List.of(4, 1), table.current().layouts("syslog", D0 + 3));
+    }
+
+    @Test
+    void ctrlCWhileAChangeWaitsSaysWhatTheMapIsLeftAsAndTheSameCommandFinishesIt() throws Exception {
+        // given scripts/shards.sh set in its own JVM, as the script runs it, waiting its minute
+        String from = ShardChange.earliestDay(Clock.systemUTC()).plusDays(1).toString();
+        Path module = Path.of("").toAbsolutePath();
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", module.resolve("target/classes") + ":" + Files.readString(module.resolve("target/classpath.txt")).strip(),
+                "datalake.tools.ShardsCommand", "set", "syslog", "--from", from, "--shards", "4");
+        Map<String, String> env = new HashMap<>(h.stack.backfill().environment());
+        env.putAll(h.operator.endpointEnvironment());
+        env.remove("JAVA_TOOL_OPTIONS"); // the function's, which a JVM announces on stderr
+        builder.environment().putAll(env);
+        Process process = builder.redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            BufferedReader stderr = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8));
+            assertEquals("waiting 61 s: every function reads the new layout before any writes it.", stderr.readLine());
+
+            // when the operator presses Ctrl-C (SIGINT, as a terminal sends it)
+            assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).start().waitFor());
+
+            // then it says in one sentence what the map is left as, and to run the same command again
+            assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(List.of("shards: stopped before the new layout was written: the map reads syslog into 4 shard(s)"
+                    + " from " + from + " and still writes the old layout; run the same command again to finish the"
+                    + " change."), stderr.lines().toList());
+            ShardMap left = new ShardMapTable(h.operator.dynamoDb(), h.recordsTable).current();
+            long day = LocalDate.parse(from).toEpochDay();
+            assertEquals(List.of(1, 4), left.layouts("syslog", day));
+        } finally {
+            process.destroyForcibly();
+        }
+
+        // and the same command, run half a minute later, finishes it, waiting only what is left of the minute
+        assertEquals(0, shards(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(30)), "set", "syslog", "--from", from,
+                "--shards", "4"));
+        long waited = Long.parseLong(err().substring("waiting ".length(), err().indexOf(" s:")));
+        assertTrue(waited > 0 && waited <= 31, err());
+        assertEquals(List.of(4, 1), new ShardMapTable(h.operator.dynamoDb(), h.recordsTable).current()
+                .layouts("syslog", LocalDate.parse(from).toEpochDay()));
     }
 
     @Test

@@ -16,7 +16,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * The one sentence a tool prints when AWS does not answer or refuses, wherever the SDK's exception is wrapped;
- * and the settings records are made with, which the tools take from no default.
+ * and the settings records are made with and the latest table, which the tools take from no default.
  */
 class ToolsTest {
     private static final Environment LOCAL = Environment.of(Map.of("AWS_REGION", "us-east-1",
@@ -68,5 +68,15 @@ class ToolsTest {
                 () -> Tools.requireRecordSettings(Environment.of(Map.of("DATALAKE_MAX_BUCKET_SPAN", "30"))));
         assertEquals("DATALAKE_RETENTION_DAYS is not set; set it to the stack's RetentionDays (0 for none), as the"
                 + " functions have it.", noRetention.getMessage());
+    }
+
+    @Test
+    void theLatestTableMustBeSetAsEveryStackHasOne() {
+        Tools.requireLatestTable(Environment.of(Map.of("DATALAKE_LATEST_TABLE", "datalake-latest")));
+
+        ConfigurationException none = assertThrows(ConfigurationException.class,
+                () -> Tools.requireLatestTable(Environment.of(Map.of("DATALAKE_DYNAMODB_TABLE", "datalake-records"))));
+        assertEquals("DATALAKE_LATEST_TABLE is not set; set it to the stack's latest table (the output"
+                + " LatestTableName), as the functions have it.", none.getMessage());
     }
 }

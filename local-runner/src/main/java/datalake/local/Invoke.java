@@ -1,6 +1,7 @@
 package datalake.local;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import datalake.emulators.DatalakeStack;
 import datalake.emulators.LocalEndpoints;
@@ -149,7 +150,10 @@ final class Invoke {
         return env;
     }
 
-    /** The event's bytes, checked to be JSON; a bad one is an IllegalArgumentException naming where it was. */
+    /**
+     * The event's bytes, checked to be a JSON document (empty is none); a bad one is an
+     * IllegalArgumentException naming where it was.
+     */
     static byte[] event(InvokeOptions options, StandardInput stdin) {
         if (options.noEvent()) {
             return "{}".getBytes(StandardCharsets.UTF_8);
@@ -163,12 +167,17 @@ final class Invoke {
         } catch (IOException e) {
             throw new IllegalArgumentException("the event in " + source + " could not be read: " + e.getMessage() + ".");
         }
+        JsonNode tree;
         try {
-            JSON.readTree(event);
+            tree = JSON.readTree(event);
         } catch (JacksonException e) {
             throw new IllegalArgumentException("the event in " + source + " is not JSON (" + e.getOriginalMessage() + ").");
         } catch (IOException e) {
             throw new IllegalArgumentException("the event in " + source + " could not be read: " + e.getMessage() + ".");
+        }
+        // Jackson reads no content (or white space only) as a missing node, not as an error.
+        if (tree == null || tree.isMissingNode()) {
+            throw new IllegalArgumentException("the event in " + source + " is empty.");
         }
         return event;
     }

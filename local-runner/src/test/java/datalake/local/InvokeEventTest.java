@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +14,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The event scripts/invoke.sh hands the function: read from a file or standard input, and checked to be JSON. */
+/**
+ * The event scripts/invoke.sh hands the function: read from a file or standard input, and checked to be a
+ * JSON document (empty is none).
+ */
 class InvokeEventTest {
     @TempDir
     Path folder;
@@ -45,5 +50,22 @@ class InvokeEventTest {
         assertEquals("the event in standard input could not be read: closed.", refused(stdin, () -> {
             throw new IOException("closed");
         }));
+    }
+
+    @Test
+    void anEmptyEventIsABadArgumentNotAnInvocation() throws Exception {
+        Path empty = Files.writeString(folder.resolve("empty.json"), "");
+        Path blank = Files.writeString(folder.resolve("blank.json"), " \n\t\n");
+        InvokeOptions stdin = InvokeOptions.parse(new String[] {"QueryFunction", "--event", "-"}, Map.of());
+
+        assertEquals("the event in " + empty + " is empty.", refused(from(empty), () -> null));
+        assertEquals("the event in " + blank + " is empty.", refused(from(blank), () -> null));
+        assertEquals("the event in standard input is empty.", refused(stdin, () -> new byte[0]));
+        // and scripts/invoke.sh exits 2, bad arguments, before it looks for the stack or runs the function
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(2, Invoke.run(new String[] {"QueryFunction", "-e", "-"}, Map.of(), () -> new byte[0],
+                new PrintStream(err, true, StandardCharsets.UTF_8)));
+        assertEquals("error: the event in standard input is empty. (scripts/invoke.sh --help lists the options)\n",
+                err.toString(StandardCharsets.UTF_8));
     }
 }

@@ -36,10 +36,13 @@ public final class ShardMapItem {
     private ShardMapItem() {
     }
 
-    /** A map as stored, with the revision its next write must name. */
-    public record Stored(ShardMap map, long revision) {
+    /**
+     * A map as stored, with the revision its next write must name and when it was written (epoch ms: how
+     * long the functions have had it, {@code scripts/shards.sh} asks).
+     */
+    public record Stored(ShardMap map, long revision, long updatedAtMillis) {
         /** No item: no WHAT sharded. */
-        public static final Stored NONE = new Stored(ShardMap.EMPTY, 0);
+        public static final Stored NONE = new Stored(ShardMap.EMPTY, 0, 0);
     }
 
     /** The item's primary key. */
@@ -98,7 +101,11 @@ public final class ShardMapItem {
             }
             // An item written before earlier layouts were kept has none: its WHATs' plain keys are still read.
             Map<String, List<Entry>> earlier = item.containsKey(EARLIER) ? entries(item.get(EARLIER)) : Map.of();
-            return new Stored(ShardMap.of(entries(item.get(WHATS)), earlier), Long.parseLong(item.get(REVISION).n()));
+            // Every write has it; an item without it (hand-made) counts as written long ago: the map is no
+            // worse for it, only a change's wait would be shorter.
+            long updatedAt = item.containsKey(UPDATED_AT) ? Long.parseLong(item.get(UPDATED_AT).n()) : 0;
+            return new Stored(ShardMap.of(entries(item.get(WHATS)), earlier), Long.parseLong(item.get(REVISION).n()),
+                    updatedAt);
         } catch (NullPointerException | IllegalArgumentException | DateTimeException e) {
             throw new IllegalStateException("the shard map item (" + KEY + ") is malformed: "
                     + (e.getMessage() == null ? "an attribute is missing or of another type." : e.getMessage())

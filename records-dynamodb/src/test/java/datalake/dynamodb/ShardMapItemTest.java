@@ -31,7 +31,7 @@ class ShardMapItemTest {
                 "shards", AttributeValue.fromN("4"))), AttributeValue.fromM(Map.of("from_day",
                 AttributeValue.fromS("2026-06-06"), "shards", AttributeValue.fromN("1")))),
                 item.get("whats").m().get("syslog").l());
-        assertEquals(new ShardMapItem.Stored(MAP, 3), ShardMapItem.fromItem(item));
+        assertEquals(new ShardMapItem.Stored(MAP, 3, 1_000L), ShardMapItem.fromItem(item));
         assertTrue(ShardMapItem.isShardMapItem(item));
         assertFalse(ObjectItems.isObjectItem(item));
     }
@@ -43,11 +43,11 @@ class ShardMapItemTest {
 
         assertEquals(List.of(AttributeValue.fromM(Map.of("from_day", AttributeValue.fromS("2026-05-27"),
                 "shards", AttributeValue.fromN("4")))), item.get("earlier").m().get("syslog").l());
-        assertEquals(new ShardMapItem.Stored(replaced, 4), ShardMapItem.fromItem(item));
+        assertEquals(new ShardMapItem.Stored(replaced, 4, 2_000L), ShardMapItem.fromItem(item));
 
         Map<String, AttributeValue> older = new HashMap<>(ShardMapItem.toItem(MAP, 3, 1_000L));
         older.remove("earlier");
-        assertEquals(new ShardMapItem.Stored(MAP, 3), ShardMapItem.fromItem(older));
+        assertEquals(new ShardMapItem.Stored(MAP, 3, 1_000L), ShardMapItem.fromItem(older));
     }
 
     @Test
