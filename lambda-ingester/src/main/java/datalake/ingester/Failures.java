@@ -39,6 +39,9 @@ final class Failures {
         if (e instanceof NotificationException n) {
             return new Failure(n.kind(), n.getMessage());
         }
+        if (e instanceof ContentionException) {
+            return new Failure(ErrorKind.CONTENTION, e.getMessage());
+        }
         if (e instanceof MissingMetadataException) {
             return new Failure(ErrorKind.MISSING_METADATA, e.getMessage());
         }

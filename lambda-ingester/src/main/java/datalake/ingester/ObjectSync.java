@@ -255,9 +255,7 @@ final class ObjectSync {
         if (!o.committed() || previous == null || o.transientlyFailed()) {
             return o;
         }
-        Set<RecordKey> stale = new LinkedHashSet<>(previous.staleKeys());
-        stale.addAll(previous.recordKeys());
-        o.entry().recordKeys().forEach(stale::remove);
+        List<RecordKey> stale = o.entry().over(previous).staleKeys();
         if (stale.isEmpty()) {
             return o;
         }

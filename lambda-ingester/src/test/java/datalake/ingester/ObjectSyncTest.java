@@ -22,8 +22,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -158,6 +160,38 @@ class ObjectSyncTest {
         // then the old file's records are gone and the entry holds no stale keys
         assertEquals(List.of(), retriedIds(again));
         assertEquals(List.of("new"), records.recordsOf(URL).stream().map(r -> r.metadata().id()).toList());
+        assertEquals(List.of(), records.objects.get(URL).staleKeys());
+    }
+
+    @Test
+    void aCommitRetriedWhileItsWritesFailAddsNoKeyTwiceToTheStaleList() {
+        // given a three-day file indexed, overwritten by a thirty-day file of another id whose record writes
+        // fail (throttled past the time budget) for twenty deliveries of its message
+        objects.put(BUCKET, KEY, metadata("old", START, START + 2 * DAY), MODIFIED, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(), "first", put(KEY, null))));
+        Set<RecordKey> oldKeys = Set.copyOf(records.objects.get(URL).recordKeys());
+        objects.put(BUCKET, KEY, metadata("new", START, START + 29 * DAY), MODIFIED + 1000, 10);
+        records.writeFailure = r -> new Failure(ErrorKind.TIME_BUDGET, "still unprocessed.");
+        Ingester throttled = ingester();
+        for (int delivery = 1; delivery <= 20; delivery++) {
+            assertEquals(List.of("second"), retriedIds(handle(throttled, "second", put(KEY, null))));
+        }
+
+        // then the stale list holds each key of the layouts that were at most once: the old file's, none of
+        // the new file's (its own handler writes those), however many deliveries failed
+        ObjectEntry entry = records.objects.get(URL);
+        assertEquals(30, entry.recordKeys().size());
+        assertEquals(oldKeys.size(), entry.staleKeys().size(), "no key twice");
+        assertEquals(oldKeys, Set.copyOf(entry.staleKeys()));
+
+        // when the writes work again
+        records.writeFailure = r -> null;
+        SQSBatchResponse healed = handle(throttled, "second", put(KEY, null));
+
+        // then the new file is indexed, the old one's records are gone and the entry holds no stale keys
+        assertEquals(List.of(), retriedIds(healed));
+        assertEquals(30, records.recordsOf(URL).size());
+        assertEquals(Set.of("new"), records.recordsOf(URL).stream().map(r -> r.metadata().id()).collect(Collectors.toSet()));
         assertEquals(List.of(), records.objects.get(URL).staleKeys());
     }
 

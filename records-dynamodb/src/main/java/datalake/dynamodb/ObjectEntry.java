@@ -6,8 +6,11 @@ import datalake.records.Record;
 import datalake.records.RecordFactory;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the index knows of one object of the bucket (its per-object item, {@link ObjectItems}): the
@@ -74,6 +77,24 @@ public record ObjectEntry(String url, long observedAt, String commitId, State st
 
     public boolean indexed() {
         return state == State.INDEXED;
+    }
+
+    /**
+     * This observation as its commit stores it over {@code replaced}, the entry the commit replaces (null:
+     * none). The replaced state's record keys and stale keys become stale keys, each once and none that
+     * this state's records hold (its handler writes those): a commit retried while its writes fail, or
+     * states that alternate, add no key twice, so the stale keys never outgrow the layouts the key has
+     * had since a handler of it last finished.
+     */
+    public ObjectEntry over(ObjectEntry replaced) {
+        Set<RecordKey> stale = new LinkedHashSet<>(staleKeys);
+        if (replaced != null) {
+            stale.addAll(replaced.staleKeys);
+            stale.addAll(replaced.recordKeys);
+        }
+        stale.removeAll(new HashSet<>(recordKeys));
+        return new ObjectEntry(url, observedAt, commitId, state, metadata, createTime, size, etag, versionId, sequencer,
+                recordKeys, List.copyOf(stale), expiresAt);
     }
 
     /**
