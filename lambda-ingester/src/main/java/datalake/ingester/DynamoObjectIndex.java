@@ -80,7 +80,7 @@ record DynamoObjectIndex(DynamoDbClient dynamoDb, String table, Backoff backoff)
         int removed = 0;
         for (String optional : List.of(ObjectItems.ID, RecordItems.METADATA, RecordItems.CREATE_TIME,
                 RecordItems.SIZE, ObjectItems.ETAG, ObjectItems.VERSION_ID, ObjectItems.SEQUENCER,
-                RecordItems.EXPIRES_AT)) {
+                ObjectItems.REPLACED, RecordItems.EXPIRES_AT)) {
             if (!attributes.containsKey(optional)) {
                 String name = "#r" + removed++;
                 names.put(name, optional);
@@ -157,12 +157,13 @@ record DynamoObjectIndex(DynamoDbClient dynamoDb, String table, Backoff backoff)
     public void clearStale(String url, String commitId) {
         try {
             dynamoDb.updateItem(r -> r.tableName(table).key(ObjectItems.key(url))
-                    .updateExpression("REMOVE #stale")
+                    .updateExpression("REMOVE #stale, #replaced")
                     .conditionExpression("#commit = :commit")
-                    .expressionAttributeNames(Map.of("#stale", ObjectItems.STALE_KEYS, "#commit", ObjectItems.COMMIT_ID))
+                    .expressionAttributeNames(Map.of("#stale", ObjectItems.STALE_KEYS, "#replaced", ObjectItems.REPLACED,
+                            "#commit", ObjectItems.COMMIT_ID))
                     .expressionAttributeValues(Map.of(":commit", AttributeValue.fromS(commitId))));
         } catch (ConditionalCheckFailedException newer) {
-            // A later commit took the stale keys over with the entry: its handler deletes them.
+            // A later commit took them over with the entry: its handler deals with them.
         }
     }
 

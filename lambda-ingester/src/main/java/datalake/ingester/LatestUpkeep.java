@@ -8,9 +8,11 @@ import datalake.records.RecordFactory;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The latest table's part of following objects ({@link ObjectSync}): the newest file of each what:where
@@ -104,7 +106,10 @@ final class LatestUpkeep {
 
     /**
      * An entry that names this object in a state it no longer has (removed, overwritten, or written by a
-     * handler a later one superseded) is replaced by the newest file of the day buckets, or removed.
+     * handler a later one superseded) is replaced by the newest file of the day buckets, or removed. The
+     * entries looked at are those of every file the index may still hold of the object: the replaced
+     * entry's, and those whose keys it keeps as stale, which a handler that stopped after its commit left
+     * (when this message's earlier delivery did, the replaced entry is that delivery's own).
      */
     ObjectOutcome tidy(ObjectOutcome o) {
         if (!o.committed() || o.transientlyFailed()) {
@@ -112,19 +117,18 @@ final class LatestUpkeep {
         }
         ObjectEntry now = o.superseded() != null ? o.superseded() : o.entry();
         ObjectEntry previous = o.previous();
-        Map<String, Record> suspects = new LinkedHashMap<>();
-        if (previous != null && previous.indexed()) {
-            Record old = previous.records(factory).get(0);
-            suspects.put(old.whatWhereKey().toString(), old);
+        Set<WhatWhereKey> suspects = new LinkedHashSet<>();
+        if (previous != null) {
+            previous.recordKeys().forEach(key -> suspects.add(key.whatWhereKey()));
+            previous.staleKeys().forEach(key -> suspects.add(key.whatWhereKey()));
         }
         boolean mayHoldOurs = o.superseded() != null
                 || (previous != null && previous.indexed() && !Boolean.TRUE.equals(o.latestTaken()));
         if (o.state() == State.INDEXED && mayHoldOurs) {
-            Record ours = o.observation().file();
-            suspects.putIfAbsent(ours.whatWhereKey().toString(), ours);
+            suspects.add(o.observation().file().whatWhereKey());
         }
-        for (Record suspect : suspects.values()) {
-            Record current = latest.current(suspect.whatWhereKey()).orElse(null);
+        for (WhatWhereKey suspect : suspects) {
+            Record current = latest.current(suspect).orElse(null);
             if (current == null || !current.url().equals(o.entry().url()) || (now.indexed() && sameFile(current, now))) {
                 continue;
             }

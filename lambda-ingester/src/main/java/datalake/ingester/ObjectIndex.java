@@ -36,6 +36,9 @@ interface ObjectIndex {
      */
     int removeRecords(String url, Collection<RecordKey> keys);
 
-    /** Forgets the stale keys of the entry of {@code url}, if it is still the commit {@code commitId}. */
+    /**
+     * Forgets the stale keys and the replaced file of the entry of {@code url}, if it is still the commit
+     * {@code commitId}: its handler has deleted the keys and dealt with the file.
+     */
     void clearStale(String url, String commitId);
 }

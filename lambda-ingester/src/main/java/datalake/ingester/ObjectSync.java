@@ -38,9 +38,12 @@ import java.util.concurrent.ExecutorService;
  *   <li><b>Check</b> (one consistent BatchGetItem) that each entry is still this commit. A later commit
  *       may have come between ours and our writes, so that a write of ours landed after its deletes:
  *       every key this handler touched is then aligned with the later entry (rewritten from it, or
- *       deleted), and checked again. Otherwise the stale keys, now deleted, are forgotten.</li>
+ *       deleted), and checked again.</li>
  *   <li><b>Tidy the latest table</b>: an entry that still names this object in a state it no longer has
  *       is recomputed from the day buckets, or removed.</li>
+ *   <li><b>Forget</b> the stale keys, now deleted, and the replaced file, now tidied and reported, when
+ *       every step succeeded: until then the entry keeps them for the next handler of the key, a
+ *       redelivery of this message included.</li>
  * </ol>
  * Concurrent handlers of one key therefore converge on the last observation, which is the bucket's
  * state: the handler of the last change observes after it, and a later observation always wins.
@@ -86,7 +89,8 @@ final class ObjectSync {
         List<ObjectOutcome> cleaned = concurrency.each(written, this::removeStale);
         List<ObjectOutcome> offered = latest == null ? cleaned : latestUpkeep.offer(cleaned);
         List<ObjectOutcome> checked = check(offered, deadline);
-        return latest == null ? checked : concurrency.each(checked, latestUpkeep::tidy);
+        List<ObjectOutcome> tidied = latest == null ? checked : concurrency.each(checked, latestUpkeep::tidy);
+        return concurrency.each(tidied, this::forget);
     }
 
     // ---------------------------------------------------------------- observe and commit
@@ -301,12 +305,17 @@ final class ObjectSync {
         if (!now.commitId().equals(o.entry().commitId())) {
             return repair(o, now, deadline);
         }
-        ObjectEntry previous = o.previous();
-        if (previous != null && !o.transientlyFailed()
-                && (!previous.recordKeys().isEmpty() || !previous.staleKeys().isEmpty())) {
-            index.clearStale(o.entry().url(), o.entry().commitId());
-        }
         return o;
+    }
+
+    /** Clears what the commit left for its handler, once the handler is done with it (a later commit takes it over). */
+    private ObjectOutcome forget(ObjectOutcome o) {
+        if (!o.committed() || o.transientlyFailed() || o.superseded() != null
+                || !o.entry().over(o.previous()).unfinished()) {
+            return o;
+        }
+        index.clearStale(o.entry().url(), o.entry().commitId());
+        return o.finished(clock.millis());
     }
 
     /**

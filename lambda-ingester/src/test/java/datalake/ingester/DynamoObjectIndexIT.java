@@ -184,6 +184,26 @@ class DynamoObjectIndexIT {
     }
 
     @Test
+    void aRemovalCommittedTwiceKeepsTheFileItReplacedUntilItsHandlerForgetsIt() {
+        // given a file indexed, then its removal committed twice (the first handler failed after its commit)
+        ObjectEntry first = indexed(100, "first", START);
+        index.commit(first);
+        index.commit(absent(200));
+        index.commit(absent(300));
+
+        // then the item still names the file and its keys
+        ObjectEntry stored = index.read(List.of(URL)).get(URL);
+        assertEquals(new ObjectEntry.IndexedFile(first.metadata(), 1_000L, 10), stored.replaced());
+        assertEquals(first.recordKeys(), stored.staleKeys());
+
+        // when the second handler is done, then both are forgotten, and a later commit holds none
+        index.clearStale(URL, "commit-300");
+        assertFalse(index.read(List.of(URL)).get(URL).unfinished());
+        index.commit(absent(400));
+        assertFalse(index.read(List.of(URL)).get(URL).unfinished());
+    }
+
+    @Test
     void recordsAreDeletedOnlyWhileTheyHoldTheUrl() {
         Record mine = new RecordFactory().records(metadata("f", START), URL, 1_000L, 10).get(0);
         Record theirs = new RecordFactory().records(metadata("g", START), "s3://bucket/other.log", 1_000L, 10).get(0);

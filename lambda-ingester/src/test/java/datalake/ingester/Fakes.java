@@ -139,7 +139,7 @@ final class Fakes {
             if (entry != null && entry.commitId().equals(commitId)) {
                 objects.put(url, new ObjectEntry(entry.url(), entry.observedAt(), entry.commitId(), entry.state(),
                         entry.metadata(), entry.createTime(), entry.size(), entry.etag(), entry.versionId(),
-                        entry.sequencer(), entry.recordKeys(), List.of(), entry.expiresAt()));
+                        entry.sequencer(), entry.recordKeys(), List.of(), null, entry.expiresAt()));
             }
         }
 

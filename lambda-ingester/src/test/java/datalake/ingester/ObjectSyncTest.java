@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 
 /**
  * The per-object protocol on in-memory fakes with DynamoDB's semantics, where a test decides exactly
@@ -193,6 +194,93 @@ class ObjectSyncTest {
         assertEquals(30, records.recordsOf(URL).size());
         assertEquals(Set.of("new"), records.recordsOf(URL).stream().map(r -> r.metadata().id()).collect(Collectors.toSet()));
         assertEquals(List.of(), records.objects.get(URL).staleKeys());
+    }
+
+    @Test
+    void aRemovalRedeliveredAfterItsCommitTidiesTheLatestTableAndReportsTheFileItRemoved() {
+        // given a three-day file indexed and the latest of its what:where, then deleted, and the first
+        // delivery of the removal throttled after its commit and one delete
+        objects.put(BUCKET, KEY, metadata("f1", START, START + 2 * DAY), MODIFIED, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(), "put", put(KEY, null))));
+        objects.stored.clear();
+        assertEquals(List.of("delete"), retriedIds(handle(ingester(records, throttledAfterOneDelete()), "delete", delete(KEY))));
+        assertEquals(2, records.recordsOf(URL).size());
+
+        // when the removal comes again, to a healthy handler
+        SQSBatchResponse again = handle(ingester(), "delete", delete(KEY));
+
+        // then the index is the bucket's (nothing of the file, not even its latest entry), and the report
+        // lists the file the removal took out, with its what for subscription filters
+        assertEquals(List.of(), retriedIds(again));
+        assertEquals(List.of(), records.recordsOf(URL));
+        assertNull(records.latest.get("syslog:webserver02"));
+        ObjectEntry entry = records.objects.get(URL);
+        assertEquals(List.of(), entry.staleKeys());
+        assertNull(entry.replaced());
+        Report report = reports.of("delete");
+        assertEquals(URL + " was removed; its file left the index.", report.report().message());
+        assertEquals(List.of("f1"), report.report().records().stream().map(r -> r.metadata().id()).toList());
+        assertEquals(MODIFIED, report.report().records().get(0).createTime());
+        assertEquals("syslog", report.what());
+        assertEquals(Report.Action.REMOVE, report.action());
+    }
+
+    @Test
+    void anOverwriteByAnotherWhatRedeliveredAfterItsCommitLeavesOnlyTheNewFileLatest() {
+        // given a syslog file indexed, overwritten by an nginx file of the same where, and the first
+        // delivery of the overwrite throttled after its commit and one delete
+        objects.put(BUCKET, KEY, metadata("syslog", "web1", "old", START, START + 2 * DAY, null), MODIFIED, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(), "put", put(KEY, null))));
+        objects.put(BUCKET, KEY, metadata("nginx", "web1", "new", START + 5 * DAY, null, null), MODIFIED + 1000, 10);
+        assertEquals(List.of("overwrite"), retriedIds(handle(ingester(records, throttledAfterOneDelete()), "overwrite",
+                put(KEY, null))));
+
+        // when the overwrite comes again, to a healthy handler
+        SQSBatchResponse again = handle(ingester(), "overwrite", put(KEY, null));
+
+        // then only the nginx file is indexed, and the latest table names it alone
+        assertEquals(List.of(), retriedIds(again));
+        assertEquals(List.of("new"), records.recordsOf(URL).stream().map(r -> r.metadata().id()).toList());
+        assertEquals(List.of("nginx:web1"), List.copyOf(records.latest.keySet()));
+        assertEquals("nginx", reports.of("overwrite").what());
+    }
+
+    @Test
+    void anOverwriteWithoutMetadataRedeliveredAfterItsCommitIsDeadLetteredWithTheFileItRemoved() {
+        // given a file indexed, overwritten by an object without datalake metadata, and the first delivery
+        // of the overwrite throttled after its commit and one delete
+        objects.put(BUCKET, KEY, metadata("f1", START, START + 2 * DAY), MODIFIED, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(), "put", put(KEY, null))));
+        objects.put(BUCKET, KEY, null, MODIFIED + 1000, 10);
+        assertEquals(List.of("overwrite"), retriedIds(handle(ingester(records, throttledAfterOneDelete()), "overwrite",
+                put(KEY, null))));
+
+        // when the overwrite comes again, to a healthy handler
+        SQSBatchResponse again = handle(ingester(), "overwrite", put(KEY, null));
+
+        // then nothing of the key is indexed or latest, and the error report names the file that left
+        assertEquals(List.of(), retriedIds(again));
+        assertEquals(List.of(), records.recordsOf(URL));
+        assertNull(records.latest.get("syslog:webserver02"));
+        Report report = reports.of("overwrite");
+        assertEquals("error", report.report().status().json());
+        assertEquals(List.of("f1"), report.report().records().stream().map(r -> r.metadata().id()).toList());
+        assertEquals("syslog", report.what());
+    }
+
+    /** The index, but its next removeRecords deletes one record and is then throttled: a handler failing after its commit. */
+    private ObjectIndex throttledAfterOneDelete() {
+        AtomicBoolean thrown = new AtomicBoolean();
+        return new DelegatingIndex(records) {
+            @Override
+            public int removeRecords(String url, Collection<RecordKey> keys) {
+                if (thrown.compareAndSet(false, true)) {
+                    records.removeRecords(url, List.copyOf(keys).subList(0, 1));
+                    throw ProvisionedThroughputExceededException.builder().statusCode(400).message("throttled").build();
+                }
+                return records.removeRecords(url, keys);
+            }
+        };
     }
 
     @Test
