@@ -62,6 +62,14 @@ final class Failures {
     }
 
     /**
+     * An object step that would start after the invocation's time budget: it does not start, so the batch
+     * settles in the margin the handler keeps, and the object comes again ({@link ErrorKind#TIME_BUDGET}).
+     */
+    static Failure outOfTime(String url, String before) {
+        return new Failure(ErrorKind.TIME_BUDGET, url + ": the invocation's time budget ran out before " + before + ".");
+    }
+
+    /**
      * DynamoDB's refusal of an item for its size (an item over 400 KB, a key over its limit): no
      * redelivery can change it. Other ValidationExceptions may be the table's fault (a wrong key
      * schema), and are not known to be permanent.

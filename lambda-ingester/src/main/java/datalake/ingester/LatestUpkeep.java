@@ -40,8 +40,8 @@ final class LatestUpkeep {
         this.clock = clock;
     }
 
-    /** Offers the newest file of each what:where among the objects stored here. */
-    List<ObjectOutcome> offer(List<ObjectOutcome> batch) {
+    /** Offers the newest file of each what:where among the objects stored here, unless the deadline has passed. */
+    List<ObjectOutcome> offer(List<ObjectOutcome> batch, Deadline deadline) {
         List<ObjectOutcome> written = new ArrayList<>();
         for (ObjectOutcome object : batch) {
             if (object.stored()) {
@@ -57,11 +57,14 @@ final class LatestUpkeep {
         }
         List<ObjectOutcome> offers = new ArrayList<>(newest.values());
         List<ObjectOutcome> decided = new ArrayList<>();
-        for (ObjectOutcome loser : certainLosers(offers)) {
+        for (ObjectOutcome loser : deadline.passed() ? List.<ObjectOutcome>of() : certainLosers(offers)) {
             offers.remove(loser);
             decided.add(loser.offered(false));
         }
         decided.addAll(concurrency.each(offers, o -> {
+            if (deadline.passed()) {
+                return o.failed(Failures.outOfTime(o.url(), "its file was offered to the latest table"));
+            }
             Record candidate = o.observation().file();
             boolean taken = latest.offer(candidate);
             hints.offered(candidate, taken);
@@ -111,7 +114,7 @@ final class LatestUpkeep {
      * entry's, and those whose keys it keeps as stale, which a handler that stopped after its commit left
      * (when this message's earlier delivery did, the replaced entry is that delivery's own).
      */
-    ObjectOutcome tidy(ObjectOutcome o) {
+    ObjectOutcome tidy(ObjectOutcome o, Deadline deadline) {
         if (!o.committed() || o.transientlyFailed()) {
             return o;
         }
@@ -126,6 +129,9 @@ final class LatestUpkeep {
                 || (previous != null && previous.indexed() && !Boolean.TRUE.equals(o.latestTaken()));
         if (o.state() == State.INDEXED && mayHoldOurs) {
             suspects.add(o.observation().file().whatWhereKey());
+        }
+        if (!suspects.isEmpty() && deadline.passed()) {
+            return o.failed(Failures.outOfTime(o.url(), "the latest table was tidied"));
         }
         for (WhatWhereKey suspect : suspects) {
             Record current = latest.current(suspect).orElse(null);

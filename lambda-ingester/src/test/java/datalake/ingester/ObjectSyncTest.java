@@ -7,6 +7,7 @@ import static datalake.ingester.TestFiles.message;
 import static datalake.ingester.TestFiles.metadata;
 import static datalake.ingester.TestFiles.put;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.RecordKey;
 import datalake.records.Keys.TimeIndexKey;
+import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
 import java.time.Duration;
@@ -23,11 +25,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 
 /**
@@ -55,12 +61,16 @@ class ObjectSyncTest {
     }
 
     private Ingester ingester(RecordsTable table, ObjectIndex index, RecordFactory factory) {
+        return ingester(table, index, records, factory);
+    }
+
+    private Ingester ingester(RecordsTable table, ObjectIndex index, LatestTable latest, RecordFactory factory) {
         Ingester ingester = Ingester.builder()
                 .recordFactory(factory)
                 .objects(objects)
                 .records(table)
                 .index(index)
-                .latest(records)
+                .latest(latest)
                 .reports(reports)
                 .deadLetters(new Fakes.DeadLetters())
                 .telemetry(new Fakes.Lines().telemetry(clock))
@@ -268,6 +278,85 @@ class ObjectSyncTest {
         assertEquals("syslog", report.what());
     }
 
+    /** A step of a handler whose call takes the rest of the batch's time budget. */
+    enum SlowStep { WRITE, DELETE, OFFER, TIDY, FORGET }
+
+    @ParameterizedTest
+    @EnumSource(value = SlowStep.class, names = {"WRITE", "DELETE", "OFFER", "TIDY"})
+    void aDeadlinePassingDuringAStepStartsNoLaterOneAndTheRedeliveryFinishesThem(SlowStep slow) {
+        // given a two-day file indexed, then overwritten by a one-day file of another id, and a handler of
+        // the overwrite one of whose steps (writing, deleting, offering, tidying the latest table) ends
+        // past the batch's 30 s budget
+        objects.put(BUCKET, KEY, metadata("old", START, START + DAY), MODIFIED, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(), "put", put(KEY, null))));
+        objects.put(BUCKET, KEY, metadata("new", START + 3 * DAY, null), MODIFIED + 1000, 10);
+        AtomicBoolean spent = new AtomicBoolean();
+        List<SlowStep> startedLate = new CopyOnWriteArrayList<>();
+        Consumer<SlowStep> calling = step -> {
+            if (spent.get()) {
+                startedLate.add(step);
+            }
+            if (step == slow) {
+                clock.advance(Duration.ofSeconds(31));
+                spent.set(true);
+            }
+        };
+        RecordsTable table = new RecordsTable() {
+            @Override
+            public Map<Record, Failure> write(List<Record> list, Deadline deadline) {
+                calling.accept(SlowStep.WRITE);
+                return records.write(list, deadline);
+            }
+
+            @Override
+            public Optional<Record> newest(String where, List<TimeIndexKey> days) {
+                return records.newest(where, days);
+            }
+        };
+        ObjectIndex index = new DelegatingIndex(records) {
+            @Override
+            public int removeRecords(String url, Collection<RecordKey> keys) {
+                calling.accept(SlowStep.DELETE);
+                return records.removeRecords(url, keys);
+            }
+
+            @Override
+            public void clearStale(String url, String commitId) {
+                calling.accept(SlowStep.FORGET);
+                records.clearStale(url, commitId);
+            }
+        };
+        LatestTable latest = new DelegatingLatest(records) {
+            @Override
+            public boolean offer(Record record) {
+                calling.accept(SlowStep.OFFER);
+                return records.offer(record);
+            }
+
+            @Override
+            public Optional<Record> current(WhatWhereKey key) {
+                calling.accept(SlowStep.TIDY);
+                return records.current(key);
+            }
+        };
+
+        // when the overwrite is handled
+        SQSBatchResponse late = handle(ingester(table, index, latest, new RecordFactory()), "overwrite", put(KEY, null));
+
+        // then no later step started after the deadline (the check's read-back aside): the message comes
+        // back, and its entry keeps what the handler did not finish (the old file's keys and identity)
+        assertTrue(spent.get());
+        assertEquals(List.of(), startedLate);
+        assertEquals(List.of("overwrite"), retriedIds(late));
+        assertTrue(records.objects.get(URL).unfinished(), "the entry after the slow " + slow);
+
+        // and when it comes again, to a healthy handler, the index is the bucket's
+        assertEquals(List.of(), retriedIds(handle(ingester(), "overwrite", put(KEY, null))));
+        assertEquals(List.of("new"), records.recordsOf(URL).stream().map(r -> r.metadata().id()).toList());
+        assertEquals("new", records.latest.get("syslog:webserver02").metadata().id());
+        assertFalse(records.objects.get(URL).unfinished());
+    }
+
     /** The index, but its next removeRecords deletes one record and is then throttled: a handler failing after its commit. */
     private ObjectIndex throttledAfterOneDelete() {
         AtomicBoolean thrown = new AtomicBoolean();
@@ -363,6 +452,35 @@ class ObjectSyncTest {
 
     private static List<String> retriedIds(SQSBatchResponse response) {
         return response.getBatchItemFailures().stream().map(SQSBatchResponse.BatchItemFailure::getItemIdentifier).toList();
+    }
+
+    /** A latest table that forwards everything; tests override the call they slow down. */
+    private static class DelegatingLatest implements LatestTable {
+        private final LatestTable to;
+
+        DelegatingLatest(LatestTable to) {
+            this.to = to;
+        }
+
+        @Override
+        public boolean offer(Record record) {
+            return to.offer(record);
+        }
+
+        @Override
+        public Optional<Record> current(WhatWhereKey key) {
+            return to.current(key);
+        }
+
+        @Override
+        public Map<WhatWhereKey, Record> current(Collection<WhatWhereKey> keys) {
+            return to.current(keys);
+        }
+
+        @Override
+        public boolean replace(Record expected, Optional<Record> replacement) {
+            return to.replace(expected, replacement);
+        }
     }
 
     /** An index that forwards everything; tests override the call they break. */
