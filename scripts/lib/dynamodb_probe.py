@@ -136,29 +136,30 @@ def unchanged():
 check("DeleteItem #url = AND #ct = AND #metadata.#id = (latest upkeep)", unchanged)
 
 
-def commit(observed, keys):
+def commit(seen, commit_id, keys, stale):
+    """The per-object commit: the whole entry over the item read, on its still being that one (or none)."""
+    names = {"#a0": "record_keys", "#a1": "stale_keys", "#commit": "commit", "#r0": "etag", "#r1": "sequencer"}
+    values = {":v0": {"L": [S(k) for k in keys]}, ":v1": {"L": [S(k) for k in stale]}, ":c": S(commit_id)}
+    if seen is not None:
+        values[":seen"] = S(seen)
     return c.update_item(TableName=T, Key={"time_index_key": S("O"), "range_key": S("s3://b/k")},
-                         UpdateExpression="SET #stale = list_append(if_not_exists(#stale, :empty), if_not_exists(#keys, :empty)), #a0 = :v0, #a1 = :v1 REMOVE #r0, #r1",
-                         ConditionExpression="attribute_not_exists(#observed_at) OR #observed_at <= :observed_at",
-                         ExpressionAttributeNames={"#stale": "stale_keys", "#keys": "record_keys", "#a0": "record_keys",
-                                                   "#a1": "observed_at", "#observed_at": "observed_at", "#r0": "etag", "#r1": "sequencer"},
-                         ExpressionAttributeValues={":v0": {"L": [S(k) for k in keys]}, ":v1": N(observed), ":observed_at": N(observed),
-                                                    ":empty": {"L": []}},
-                         ReturnValues="ALL_OLD")
+                         UpdateExpression="SET #a0 = :v0, #a1 = :v1, #commit = :c REMOVE #r0, #r1",
+                         ConditionExpression="attribute_not_exists(#commit)" if seen is None else "#commit = :seen",
+                         ExpressionAttributeNames=names, ExpressionAttributeValues=values)
 
 
 def object_commit():
-    first = commit(10, ["a", "b"])
-    second = commit(20, ["c"])
-    old = second.get("Attributes", {})
-    ok_old = old.get("record_keys") == {"L": [S("a"), S("b")]} and "Attributes" not in first or first.get("Attributes") == {}
+    commit(None, "c1", ["a", "b"], [])
+    read = c.get_item(TableName=T, Key={"time_index_key": S("O"), "range_key": S("s3://b/k")}, ConsistentRead=True)["Item"]
+    commit(read["commit"]["S"], "c2", ["c"], ["a", "b"])
     item = c.get_item(TableName=T, Key={"time_index_key": S("O"), "range_key": S("s3://b/k")}, ConsistentRead=True)["Item"]
-    stale_ok = item.get("stale_keys") == {"L": [S("a"), S("b")]}
-    rej, d = error(lambda: commit(15, ["z"]), "ConditionalCheckFailedException")
-    return ok_old and stale_ok and rej, {"old": old.get("record_keys"), "stale": item.get("stale_keys"), "rejected": d}
+    stale_ok = item.get("stale_keys") == {"L": [S("a"), S("b")]} and item.get("commit") == S("c2")
+    overtaken, d = error(lambda: commit("c1", "c3", ["z"], []), "ConditionalCheckFailedException")
+    taken, _ = error(lambda: commit(None, "c4", ["z"], []), "ConditionalCheckFailedException")
+    return stale_ok and overtaken and taken, {"stale": item.get("stale_keys"), "overtaken": d}
 
 
-check("UpdateItem SET list_append(if_not_exists) REMOVE, cond <=, ALL_OLD (object commit)", object_commit)
+check("GetItem consistent, UpdateItem SET REMOVE, cond commit = or attribute_not_exists (object commit)", object_commit)
 
 
 def clear_stale():

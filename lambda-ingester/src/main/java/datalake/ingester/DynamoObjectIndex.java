@@ -16,27 +16,52 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
-import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
  * {@link ObjectIndex} in the records table, under the per-object key space of {@link ObjectItems}.
- * A commit is one conditional UpdateItem that returns the item it replaced: the condition
- * {@code observed_at <= :observed_at} lets the later observation win whatever the order of the
- * writes, and {@code stale_keys = list_append(stale_keys, record_keys)} keeps the previous state's
- * keys for deletion in the same atomic write.
+ * A commit writes the entry over the item it read (strongly consistent) with one UpdateItem on the
+ * condition that the item is still that one ({@code commit_id}, or no item), so the replaced state's
+ * keys join the stale keys in the same atomic write, each once ({@link ObjectEntry#over}), and the later
+ * observation wins whatever the order of the commits: a read showing one rejects the commit. A commit
+ * landing between the read and the write fails the write, and the item is read again. A file found is
+ * most often new: its first write assumes no item, and costs no read.
  */
 record DynamoObjectIndex(DynamoDbClient dynamoDb, String table, Backoff backoff) implements ObjectIndex {
     /** BatchGetItem's limit of keys per call. */
     static final int MAX_BATCH_GET = 100;
-    static final String CONDITION = "attribute_not_exists(#observed_at) OR #observed_at <= :observed_at";
-    private static final AttributeValue EMPTY = AttributeValue.fromL(List.of());
+    /** Reads and writes of one commit before it gives up, every write having met another commit. */
+    static final int MAX_COMMIT_ROUNDS = 4;
+    private static final String NO_ITEM = "attribute_not_exists(#commit)";
+    private static final String SAME_ITEM = "#commit = :seen";
     private static final int MAX_UNPROCESSED_ROUNDS = 8;
 
     @Override
     public Commit commit(ObjectEntry entry) {
+        if (entry.indexed() && write(entry.over(null), null)) {
+            return new Commit(true, null);
+        }
+        for (int round = 0; round < MAX_COMMIT_ROUNDS; round++) {
+            ObjectEntry current = get(entry.url());
+            if (current != null && current.observedAt() > entry.observedAt()) {
+                return Commit.REJECTED;
+            }
+            if (write(entry.over(current), current)) {
+                return new Commit(true, current);
+            }
+        }
+        throw new ContentionException(entry.url() + ": its per-object item changed under each of "
+                + MAX_COMMIT_ROUNDS + " commits; SQS delivers the message again.");
+    }
+
+    private ObjectEntry get(String url) {
+        Map<String, AttributeValue> item = dynamoDb.getItem(r -> r.tableName(table).key(ObjectItems.key(url))
+                .consistentRead(true)).item();
+        return item == null || item.isEmpty() ? null : ObjectItems.fromItem(item);
+    }
+
+    /** Writes {@code entry} if the item is still {@code seen} (null: no item); false when another commit came first. */
+    private boolean write(ObjectEntry entry, ObjectEntry seen) {
         Map<String, AttributeValue> attributes = ObjectItems.attributes(entry);
-        attributes.remove(ObjectItems.STALE_KEYS);
         Map<String, String> names = new HashMap<>();
         Map<String, AttributeValue> values = new HashMap<>();
         StringBuilder set = new StringBuilder("SET ");
@@ -47,12 +72,6 @@ record DynamoObjectIndex(DynamoDbClient dynamoDb, String table, Backoff backoff)
             n++;
             names.put(name, attribute.getKey());
             values.put(value, attribute.getValue());
-            if (attribute.getKey().equals(ObjectItems.RECORD_KEYS)) {
-                // Read before the write: the keys being replaced go to the stale list in this same update.
-                names.put("#stale", ObjectItems.STALE_KEYS);
-                names.put("#keys", ObjectItems.RECORD_KEYS);
-                set.append("#stale = list_append(if_not_exists(#stale, :empty), if_not_exists(#keys, :empty)), ");
-            }
             set.append(name).append(" = ").append(value).append(", ");
         }
         set.setLength(set.length() - 2);
@@ -61,28 +80,27 @@ record DynamoObjectIndex(DynamoDbClient dynamoDb, String table, Backoff backoff)
         int removed = 0;
         for (String optional : List.of(ObjectItems.ID, RecordItems.METADATA, RecordItems.CREATE_TIME,
                 RecordItems.SIZE, ObjectItems.ETAG, ObjectItems.VERSION_ID, ObjectItems.SEQUENCER,
-                RecordItems.EXPIRES_AT)) {
+                ObjectItems.REPLACED, RecordItems.EXPIRES_AT)) {
             if (!attributes.containsKey(optional)) {
                 String name = "#r" + removed++;
                 names.put(name, optional);
                 remove.append(remove.isEmpty() ? " REMOVE " : ", ").append(name);
             }
         }
-        names.put("#observed_at", ObjectItems.OBSERVED_AT);
-        values.put(":observed_at", attributes.get(ObjectItems.OBSERVED_AT));
-        values.put(":empty", EMPTY);
+        names.put("#commit", ObjectItems.COMMIT_ID);
+        if (seen != null) {
+            values.put(":seen", AttributeValue.fromS(seen.commitId()));
+        }
         try {
-            UpdateItemResponse response = dynamoDb.updateItem(r -> r.tableName(table)
+            dynamoDb.updateItem(r -> r.tableName(table)
                     .key(ObjectItems.key(entry.url()))
                     .updateExpression(set + remove.toString())
-                    .conditionExpression(CONDITION)
+                    .conditionExpression(seen == null ? NO_ITEM : SAME_ITEM)
                     .expressionAttributeNames(names)
-                    .expressionAttributeValues(values)
-                    .returnValues(ReturnValue.ALL_OLD));
-            return new Commit(true, response.hasAttributes() && !response.attributes().isEmpty()
-                    ? ObjectItems.fromItem(response.attributes()) : null);
-        } catch (ConditionalCheckFailedException later) {
-            return Commit.REJECTED;
+                    .expressionAttributeValues(values));
+            return true;
+        } catch (ConditionalCheckFailedException another) {
+            return false;
         }
     }
 
@@ -139,12 +157,13 @@ record DynamoObjectIndex(DynamoDbClient dynamoDb, String table, Backoff backoff)
     public void clearStale(String url, String commitId) {
         try {
             dynamoDb.updateItem(r -> r.tableName(table).key(ObjectItems.key(url))
-                    .updateExpression("REMOVE #stale")
+                    .updateExpression("REMOVE #stale, #replaced")
                     .conditionExpression("#commit = :commit")
-                    .expressionAttributeNames(Map.of("#stale", ObjectItems.STALE_KEYS, "#commit", ObjectItems.COMMIT_ID))
+                    .expressionAttributeNames(Map.of("#stale", ObjectItems.STALE_KEYS, "#replaced", ObjectItems.REPLACED,
+                            "#commit", ObjectItems.COMMIT_ID))
                     .expressionAttributeValues(Map.of(":commit", AttributeValue.fromS(commitId))));
         } catch (ConditionalCheckFailedException newer) {
-            // A later commit took the stale keys over with the entry: its handler deletes them.
+            // A later commit took them over with the entry: its handler deals with them.
         }
     }
 

@@ -39,6 +39,9 @@ final class Failures {
         if (e instanceof NotificationException n) {
             return new Failure(n.kind(), n.getMessage());
         }
+        if (e instanceof ContentionException) {
+            return new Failure(ErrorKind.CONTENTION, e.getMessage());
+        }
         if (e instanceof MissingMetadataException) {
             return new Failure(ErrorKind.MISSING_METADATA, e.getMessage());
         }
@@ -56,6 +59,14 @@ final class Failures {
         }
         return new Failure(ErrorKind.UNEXPECTED, about + "unexpected " + e.getClass().getSimpleName() + ": "
                 + shorten(e.getMessage()));
+    }
+
+    /**
+     * An object step that would start after the invocation's time budget: it does not start, so the batch
+     * settles in the margin the handler keeps, and the object comes again ({@link ErrorKind#TIME_BUDGET}).
+     */
+    static Failure outOfTime(String url, String before) {
+        return new Failure(ErrorKind.TIME_BUDGET, url + ": the invocation's time budget ran out before " + before + ".");
     }
 
     /**

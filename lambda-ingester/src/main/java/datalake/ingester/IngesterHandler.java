@@ -19,7 +19,7 @@ import java.util.List;
 public final class IngesterHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
     /** The time budget when there is no Lambda context (a local runner), or its deadline is unknown. */
     static final Duration DEFAULT_BUDGET = Duration.ofSeconds(30);
-    /** Kept back from the remaining time for dead letters, reports and logs after the writes. */
+    /** Kept back from the remaining time for dead letters, reports and logs after the objects' last steps. */
     static final Duration MIN_MARGIN = Duration.ofMillis(500);
     static final Duration MAX_MARGIN = Duration.ofSeconds(5);
 

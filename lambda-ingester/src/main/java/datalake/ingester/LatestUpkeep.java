@@ -8,9 +8,11 @@ import datalake.records.RecordFactory;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The latest table's part of following objects ({@link ObjectSync}): the newest file of each what:where
@@ -38,8 +40,8 @@ final class LatestUpkeep {
         this.clock = clock;
     }
 
-    /** Offers the newest file of each what:where among the objects stored here. */
-    List<ObjectOutcome> offer(List<ObjectOutcome> batch) {
+    /** Offers the newest file of each what:where among the objects stored here, unless the deadline has passed. */
+    List<ObjectOutcome> offer(List<ObjectOutcome> batch, Deadline deadline) {
         List<ObjectOutcome> written = new ArrayList<>();
         for (ObjectOutcome object : batch) {
             if (object.stored()) {
@@ -55,11 +57,14 @@ final class LatestUpkeep {
         }
         List<ObjectOutcome> offers = new ArrayList<>(newest.values());
         List<ObjectOutcome> decided = new ArrayList<>();
-        for (ObjectOutcome loser : certainLosers(offers)) {
+        for (ObjectOutcome loser : deadline.passed() ? List.<ObjectOutcome>of() : certainLosers(offers)) {
             offers.remove(loser);
             decided.add(loser.offered(false));
         }
         decided.addAll(concurrency.each(offers, o -> {
+            if (deadline.passed()) {
+                return o.failed(Failures.outOfTime(o.url(), "its file was offered to the latest table"));
+            }
             Record candidate = o.observation().file();
             boolean taken = latest.offer(candidate);
             hints.offered(candidate, taken);
@@ -104,27 +109,32 @@ final class LatestUpkeep {
 
     /**
      * An entry that names this object in a state it no longer has (removed, overwritten, or written by a
-     * handler a later one superseded) is replaced by the newest file of the day buckets, or removed.
+     * handler a later one superseded) is replaced by the newest file of the day buckets, or removed. The
+     * entries looked at are those of every file the index may still hold of the object: the replaced
+     * entry's, and those whose keys it keeps as stale, which a handler that stopped after its commit left
+     * (when this message's earlier delivery did, the replaced entry is that delivery's own).
      */
-    ObjectOutcome tidy(ObjectOutcome o) {
+    ObjectOutcome tidy(ObjectOutcome o, Deadline deadline) {
         if (!o.committed() || o.transientlyFailed()) {
             return o;
         }
         ObjectEntry now = o.superseded() != null ? o.superseded() : o.entry();
         ObjectEntry previous = o.previous();
-        Map<String, Record> suspects = new LinkedHashMap<>();
-        if (previous != null && previous.indexed()) {
-            Record old = previous.records(factory).get(0);
-            suspects.put(old.whatWhereKey().toString(), old);
+        Set<WhatWhereKey> suspects = new LinkedHashSet<>();
+        if (previous != null) {
+            previous.recordKeys().forEach(key -> suspects.add(key.whatWhereKey()));
+            previous.staleKeys().forEach(key -> suspects.add(key.whatWhereKey()));
         }
         boolean mayHoldOurs = o.superseded() != null
                 || (previous != null && previous.indexed() && !Boolean.TRUE.equals(o.latestTaken()));
         if (o.state() == State.INDEXED && mayHoldOurs) {
-            Record ours = o.observation().file();
-            suspects.putIfAbsent(ours.whatWhereKey().toString(), ours);
+            suspects.add(o.observation().file().whatWhereKey());
         }
-        for (Record suspect : suspects.values()) {
-            Record current = latest.current(suspect.whatWhereKey()).orElse(null);
+        if (!suspects.isEmpty() && deadline.passed()) {
+            return o.failed(Failures.outOfTime(o.url(), "the latest table was tidied"));
+        }
+        for (WhatWhereKey suspect : suspects) {
+            Record current = latest.current(suspect).orElse(null);
             if (current == null || !current.url().equals(o.entry().url()) || (now.indexed() && sameFile(current, now))) {
                 continue;
             }

@@ -12,8 +12,9 @@ import java.util.Map;
 interface ObjectIndex {
     /**
      * Records an observation of an object unless a later one ({@code observedAt}) is recorded already.
-     * The record keys of the entry it replaces join its stale keys, in the same write, so that keys still
-     * to delete are never forgotten, even if the caller stops right after.
+     * The keys of the entry it replaces join its stale keys in the same write, so that keys still to
+     * delete are never forgotten, even if the caller stops right after; each once, and none of its own
+     * records ({@link ObjectEntry#over}), however often the commit is made again.
      *
      * @return whether it was recorded, and the entry it replaced (null when there was none)
      */
@@ -35,6 +36,9 @@ interface ObjectIndex {
      */
     int removeRecords(String url, Collection<RecordKey> keys);
 
-    /** Forgets the stale keys of the entry of {@code url}, if it is still the commit {@code commitId}. */
+    /**
+     * Forgets the stale keys and the replaced file of the entry of {@code url}, if it is still the commit
+     * {@code commitId}: its handler has deleted the keys and dealt with the file.
+     */
     void clearStale(String url, String commitId);
 }

@@ -124,8 +124,8 @@ record ObjectOutcome(BatchObject object, Observation observation, ObjectIndex.Co
         if (observation != null && observation.metadata() != null) {
             return observation.metadata();
         }
-        ObjectEntry previous = previous();
-        return previous != null && previous.indexed() ? previous.metadata() : null;
+        ObjectEntry.IndexedFile removed = fileRemoved();
+        return removed == null ? null : removed.metadata();
     }
 
     /**
@@ -144,13 +144,21 @@ record ObjectOutcome(BatchObject object, Observation observation, ObjectIndex.Co
         return found() ? observation.records().size() : 0;
     }
 
-    /** The file this observation removed from the index: the previous entry's, when it was indexed. */
+    /** The file this observation removed from the index, as a report lists it, or null. */
     private StatusReport.FileRecord removedFile() {
+        ObjectEntry.IndexedFile removed = fileRemoved();
+        return removed == null ? null
+                : new StatusReport.FileRecord(previous().url(), removed.size(), removed.createTime(), removed.metadata());
+    }
+
+    /**
+     * The file this observation removed from the index: the previous entry's when it was indexed, else
+     * the file that entry had replaced and its handler not finished with (this message's earlier
+     * delivery committed the same removal, then failed); null when it found a file, or none was indexed.
+     */
+    private ObjectEntry.IndexedFile fileRemoved() {
         ObjectEntry previous = previous();
-        if (state() == ObjectEntry.State.INDEXED || previous == null || !previous.indexed()) {
-            return null;
-        }
-        return new StatusReport.FileRecord(previous.url(), previous.size(), previous.createTime(), previous.metadata());
+        return state() == ObjectEntry.State.INDEXED || previous == null ? null : previous.lastFile();
     }
 
     /** What a success report says of it besides its records (a removal, an object already gone, a file back), or null. */
@@ -171,7 +179,7 @@ record ObjectOutcome(BatchObject object, Observation observation, ObjectIndex.Co
             return url + " does not exist; a later observation of it is already in the index.";
         }
         ObjectEntry previous = previous();
-        boolean wasIndexed = previous != null && previous.indexed();
+        boolean wasIndexed = fileRemoved() != null;
         if (!removal) {
             return url + " no longer exists (removed after this event): nothing to index"
                     + (wasIndexed ? "; its earlier file left the index." : ".");
@@ -192,7 +200,7 @@ record ObjectOutcome(BatchObject object, Observation observation, ObjectIndex.Co
     boolean unchanged() {
         ObjectEntry previous = previous();
         if (!stored() || previous == null || !previous.indexed() || superseded != null || removed > 0
-                || !previous.staleKeys().isEmpty()) {
+                || previous.unfinished()) {
             return false;
         }
         ObjectEntry now = entry();

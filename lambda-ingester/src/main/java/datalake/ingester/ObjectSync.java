@@ -38,12 +38,21 @@ import java.util.concurrent.ExecutorService;
  *   <li><b>Check</b> (one consistent BatchGetItem) that each entry is still this commit. A later commit
  *       may have come between ours and our writes, so that a write of ours landed after its deletes:
  *       every key this handler touched is then aligned with the later entry (rewritten from it, or
- *       deleted), and checked again. Otherwise the stale keys, now deleted, are forgotten.</li>
+ *       deleted), and checked again.</li>
  *   <li><b>Tidy the latest table</b>: an entry that still names this object in a state it no longer has
  *       is recomputed from the day buckets, or removed.</li>
+ *   <li><b>Forget</b> the stale keys, now deleted, and the replaced file, now tidied and reported, when
+ *       every step succeeded: until then the entry keeps them for the next handler of the key, a
+ *       redelivery of this message included.</li>
  * </ol>
  * Concurrent handlers of one key therefore converge on the last observation, which is the bucket's
  * state: the handler of the last change observes after it, and a later observation always wins.
+ *
+ * <p>No step of an object (HEAD, commit, write, delete, offer, tidy, forget) starts after the deadline:
+ * the object fails as {@link ErrorKind#TIME_BUDGET} instead, and what it left undone stays in its entry
+ * for the next delivery. Past the deadline run only the steps already started (one per thread of the
+ * pool, each bounded by the SDK's call timeout), the check, whose read-back finds late writes and whose
+ * repair deletes them, and then the batch's settlement, in the margin the handler keeps.
  */
 final class ObjectSync {
     /** Rounds of aligning with a later entry before giving the message back to SQS. */
@@ -81,18 +90,23 @@ final class ObjectSync {
         List<ObjectOutcome> batch = new ArrayList<>(objects.size());
         objects.forEach(o -> batch.add(ObjectOutcome.of(o)));
         Map<String, Boolean> buckets = new ConcurrentHashMap<>();
-        List<ObjectOutcome> observed = concurrency.each(batch, o -> observe(o, buckets));
+        List<ObjectOutcome> observed = concurrency.each(batch, o -> observe(o, buckets, deadline));
         List<ObjectOutcome> written = writeRecords(observed, deadline);
-        List<ObjectOutcome> cleaned = concurrency.each(written, this::removeStale);
-        List<ObjectOutcome> offered = latest == null ? cleaned : latestUpkeep.offer(cleaned);
+        List<ObjectOutcome> cleaned = concurrency.each(written, o -> removeStale(o, deadline));
+        List<ObjectOutcome> offered = latest == null ? cleaned : latestUpkeep.offer(cleaned, deadline);
         List<ObjectOutcome> checked = check(offered, deadline);
-        return latest == null ? checked : concurrency.each(checked, latestUpkeep::tidy);
+        List<ObjectOutcome> tidied = latest == null ? checked
+                : concurrency.each(checked, o -> latestUpkeep.tidy(o, deadline));
+        return concurrency.each(tidied, o -> forget(o, deadline));
     }
 
     // ---------------------------------------------------------------- observe and commit
 
-    private ObjectOutcome observe(ObjectOutcome o, Map<String, Boolean> buckets) {
+    private ObjectOutcome observe(ObjectOutcome o, Map<String, Boolean> buckets, Deadline deadline) {
         ObjectEvent event = o.object().event();
+        if (deadline.passed()) {
+            return o.failed(Failures.outOfTime(event.url(), "it was followed"));
+        }
         long observedAt = micros(clock.instant());
         StoredObject stored;
         try {
@@ -135,6 +149,9 @@ final class ObjectSync {
         }
         ObjectEntry entry = entry(event, observedAt, state, metadata, records, stored);
         ObjectOutcome seen = judged.observed(new Observation(event, observedAt, state, metadata, records, entry));
+        if (deadline.passed()) {
+            return seen.failed(Failures.outOfTime(url, "its observation was committed"));
+        }
         try {
             return seen.committed(index.commit(entry), clock.millis());
         } catch (RuntimeException e) {
@@ -225,6 +242,10 @@ final class ObjectSync {
         if (winners.isEmpty()) {
             return batch;
         }
+        if (deadline.passed()) {
+            return ObjectOutcome.replace(batch, ready.stream()
+                    .map(o -> o.failed(Failures.outOfTime(o.url(), "its records were written"))).toList());
+        }
         Map<String, List<RecordKey>> owned = new HashMap<>();
         owners.forEach((key, owner) -> owned.computeIfAbsent(owner, k -> new ArrayList<>()).add(key));
         Map<Record, Failure> failures = records.write(new ArrayList<>(winners.values()), deadline);
@@ -250,16 +271,17 @@ final class ObjectSync {
     }
 
     /** Deletes what the previous states left and this one has not (only while it holds this object's URL). */
-    private ObjectOutcome removeStale(ObjectOutcome o) {
+    private ObjectOutcome removeStale(ObjectOutcome o, Deadline deadline) {
         ObjectEntry previous = o.previous();
         if (!o.committed() || previous == null || o.transientlyFailed()) {
             return o;
         }
-        Set<RecordKey> stale = new LinkedHashSet<>(previous.staleKeys());
-        stale.addAll(previous.recordKeys());
-        o.entry().recordKeys().forEach(stale::remove);
+        List<RecordKey> stale = o.entry().over(previous).staleKeys();
         if (stale.isEmpty()) {
             return o;
+        }
+        if (deadline.passed()) {
+            return o.failed(Failures.outOfTime(o.url(), "the records of its earlier state were deleted"));
         }
         ObjectOutcome touching = o.touching(stale); // touched even if the deletes fail half-way: check aligns them
         try {
@@ -303,12 +325,20 @@ final class ObjectSync {
         if (!now.commitId().equals(o.entry().commitId())) {
             return repair(o, now, deadline);
         }
-        ObjectEntry previous = o.previous();
-        if (previous != null && !o.transientlyFailed()
-                && (!previous.recordKeys().isEmpty() || !previous.staleKeys().isEmpty())) {
-            index.clearStale(o.entry().url(), o.entry().commitId());
-        }
         return o;
+    }
+
+    /** Clears what the commit left for its handler, once the handler is done with it (a later commit takes it over). */
+    private ObjectOutcome forget(ObjectOutcome o, Deadline deadline) {
+        if (!o.committed() || o.transientlyFailed() || o.superseded() != null
+                || !o.entry().over(o.previous()).unfinished()) {
+            return o;
+        }
+        if (deadline.passed()) {
+            return o.failed(Failures.outOfTime(o.url(), "its per-object item was marked done"));
+        }
+        index.clearStale(o.entry().url(), o.entry().commitId());
+        return o.finished(clock.millis());
     }
 
     /**

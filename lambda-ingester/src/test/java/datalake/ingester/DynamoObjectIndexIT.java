@@ -4,6 +4,7 @@ import static datalake.ingester.TestFiles.START;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import datalake.dynamodb.ObjectEntry;
@@ -19,11 +20,18 @@ import datalake.records.Record;
 import datalake.records.RecordFactory;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /** {@link DynamoObjectIndex}'s conditional writes as dynalite evaluates them. */
 @ExtendWith(EmulatorsExtension.class)
@@ -74,6 +82,87 @@ class DynamoObjectIndexIT {
     }
 
     @Test
+    void aCommitMadeAgainAndAgainAddsNoKeyTwiceToTheStaleKeys() {
+        // given a file indexed, then another file's observation committed twenty times (its message
+        // redelivered while its handler fails after the commit)
+        ObjectEntry first = indexed(100, "first", START);
+        index.commit(first);
+        for (int delivery = 1; delivery <= 20; delivery++) {
+            assertTrue(index.commit(indexed(100 + delivery, "second", START + TestFiles.DAY)).accepted());
+        }
+
+        // then the stale keys are the first file's, once: the item stays the size of its two layouts
+        ObjectEntry stored = index.read(List.of(URL)).get(URL);
+        assertEquals(first.recordKeys(), stored.staleKeys());
+        assertEquals("second", stored.metadata().id());
+    }
+
+    @Test
+    void aCommitThatAnotherOvertakesBetweenItsReadAndItsWriteReadsAgainAndKeepsItsKeys() {
+        // given a file indexed, and a handler whose first write of its commit is preceded by another
+        // handler's whole commit (a second file, observed earlier)
+        ObjectEntry first = indexed(100, "first", START);
+        index.commit(first);
+        ObjectEntry other = indexed(150, "other", START + TestFiles.DAY);
+        AtomicBoolean overtaken = new AtomicBoolean();
+        DynamoDbClient racing = overtaking(() -> {
+            if (overtaken.compareAndSet(false, true)) {
+                assertTrue(index.commit(other).accepted());
+            }
+        });
+
+        // when this handler commits the object's removal
+        ObjectIndex.Commit commit = new DynamoObjectIndex(racing, table, Backoff.standard()).commit(absent(200));
+
+        // then its commit replaced the other's, and the keys of both files wait for deletion
+        assertTrue(overtaken.get());
+        assertTrue(commit.accepted());
+        assertEquals("other", commit.previous().metadata().id());
+        ObjectEntry stored = index.read(List.of(URL)).get(URL);
+        assertEquals(ObjectEntry.State.ABSENT, stored.state());
+        assertEquals(Set.of(first.recordKeys().get(0), other.recordKeys().get(0)), Set.copyOf(stored.staleKeys()));
+    }
+
+    @Test
+    void aCommitOvertakenAtEachWriteGivesUpAsContention() {
+        // given a handler each of whose writes is preceded by another handler's commit (observed earlier)
+        index.commit(indexed(100, "first", START));
+        AtomicInteger others = new AtomicInteger();
+        DynamoDbClient racing = overtaking(() -> index.commit(indexed(100 + others.incrementAndGet(), "other", START)));
+
+        // when it commits, then it gives up after its rounds, for SQS to deliver the message again
+        ContentionException e = assertThrows(ContentionException.class,
+                () -> new DynamoObjectIndex(racing, table, Backoff.standard()).commit(absent(200)));
+        assertEquals(ErrorKind.CONTENTION, Failures.classify(e, URL).kind());
+        assertEquals(DynamoObjectIndex.MAX_COMMIT_ROUNDS, others.get());
+    }
+
+    /** The table, where another handler's commit ({@code other}) lands just before each UpdateItem. */
+    private DynamoDbClient overtaking(Runnable other) {
+        return new DynamoDbClient() {
+            @Override
+            public GetItemResponse getItem(GetItemRequest request) {
+                return dynamoDb.getItem(request);
+            }
+
+            @Override
+            public UpdateItemResponse updateItem(UpdateItemRequest request) {
+                other.run();
+                return dynamoDb.updateItem(request);
+            }
+
+            @Override
+            public String serviceName() {
+                return dynamoDb.serviceName();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    @Test
     void anEarlierObservationIsRejectedAndAnEqualOneAccepted() {
         index.commit(indexed(200, "later", START));
 
@@ -92,6 +181,26 @@ class DynamoObjectIndexIT {
 
         index.clearStale(URL, "commit-200");
         assertEquals(List.of(), index.read(List.of(URL)).get(URL).staleKeys());
+    }
+
+    @Test
+    void aRemovalCommittedTwiceKeepsTheFileItReplacedUntilItsHandlerForgetsIt() {
+        // given a file indexed, then its removal committed twice (the first handler failed after its commit)
+        ObjectEntry first = indexed(100, "first", START);
+        index.commit(first);
+        index.commit(absent(200));
+        index.commit(absent(300));
+
+        // then the item still names the file and its keys
+        ObjectEntry stored = index.read(List.of(URL)).get(URL);
+        assertEquals(new ObjectEntry.IndexedFile(first.metadata(), 1_000L, 10), stored.replaced());
+        assertEquals(first.recordKeys(), stored.staleKeys());
+
+        // when the second handler is done, then both are forgotten, and a later commit holds none
+        index.clearStale(URL, "commit-300");
+        assertFalse(index.read(List.of(URL)).get(URL).unfinished());
+        index.commit(absent(400));
+        assertFalse(index.read(List.of(URL)).get(URL).unfinished());
     }
 
     @Test

@@ -105,14 +105,7 @@ final class Fakes {
             if (old != null && old.observedAt() > entry.observedAt()) {
                 return Commit.REJECTED;
             }
-            List<RecordKey> stale = new ArrayList<>();
-            if (old != null) {
-                stale.addAll(old.staleKeys());
-                stale.addAll(old.recordKeys());
-            }
-            objects.put(entry.url(), new ObjectEntry(entry.url(), entry.observedAt(), entry.commitId(), entry.state(),
-                    entry.metadata(), entry.createTime(), entry.size(), entry.etag(), entry.versionId(),
-                    entry.sequencer(), entry.recordKeys(), stale, entry.expiresAt()));
+            objects.put(entry.url(), entry.over(old));
             return new Commit(true, old);
         }
 
@@ -146,7 +139,7 @@ final class Fakes {
             if (entry != null && entry.commitId().equals(commitId)) {
                 objects.put(url, new ObjectEntry(entry.url(), entry.observedAt(), entry.commitId(), entry.state(),
                         entry.metadata(), entry.createTime(), entry.size(), entry.etag(), entry.versionId(),
-                        entry.sequencer(), entry.recordKeys(), List.of(), entry.expiresAt()));
+                        entry.sequencer(), entry.recordKeys(), List.of(), null, entry.expiresAt()));
             }
         }
 

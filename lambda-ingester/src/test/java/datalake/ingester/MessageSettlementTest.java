@@ -34,6 +34,7 @@ class MessageSettlementTest {
     private final Fakes.Records records = new Fakes.Records(true);
     private final Fakes.Reports reports = new Fakes.Reports();
     private final Fakes.DeadLetters deadLetters = new Fakes.DeadLetters();
+    private final Fakes.Lines lines = new Fakes.Lines();
     private final List<Ingester> started = new ArrayList<>();
 
     @AfterEach
@@ -42,6 +43,10 @@ class MessageSettlementTest {
     }
 
     private Ingester ingester(ObjectStore store, Integer maxReceiveCount) {
+        return ingester(store, maxReceiveCount, 2);
+    }
+
+    private Ingester ingester(ObjectStore store, Integer maxReceiveCount, int concurrency) {
         Ingester ingester = Ingester.builder()
                 .recordFactory(new RecordFactory())
                 .objects(store)
@@ -50,10 +55,10 @@ class MessageSettlementTest {
                 .latest(records)
                 .reports(reports)
                 .deadLetters(deadLetters)
-                .telemetry(new Fakes.Lines().telemetry(clock))
+                .telemetry(lines.telemetry(clock))
                 .clock(clock)
                 .maxReceiveCount(maxReceiveCount)
-                .concurrency(2)
+                .concurrency(concurrency)
                 .build();
         started.add(ingester);
         return ingester;
@@ -130,6 +135,77 @@ class MessageSettlementTest {
         SQSBatchResponse response = handle(ingester(objects, null), received("m", put("a.csv", null), 50));
 
         assertEquals(List.of("m"), retried(response));
+    }
+
+    @Test
+    void objectsTheTimeBudgetLeavesNoTimeForAreNotStartedAndComeBackAsTimeBudget() {
+        // given a batch of 24 uploads whose HEADs take 300 ms each, one at a time, and 400 ms of budget
+        List<SQSMessage> batch = uploads(24, 1);
+        long before = clock.millis();
+
+        // when
+        SQSBatchResponse response = ingester(headsTaking(300), 5, 1)
+                .handle(batch, Deadline.after(clock, Duration.ofMillis(400)), null);
+
+        // then no object step started after the deadline: two HEADs (the second began at 300 ms, and its
+        // commit did not), so the batch ended well inside the margin the handler keeps for settling
+        assertEquals(2, objects.heads.get());
+        long took = clock.millis() - before;
+        assertTrue(took <= 400 + IngesterHandler.MIN_MARGIN.toMillis(), "the batch took " + took + " ms");
+        assertEquals(1, records.objects.size(), "the one commit made in time");
+        assertTrue(records.table.isEmpty(), "its writes would have begun after the deadline");
+        // and every message comes back, for its unfinished object, as TimeBudget
+        assertEquals(batch.stream().map(SQSMessage::getMessageId).toList(), retried(response));
+        assertEquals(24, lines.lines.stream()
+                .filter(l -> l.contains("\"message handled\"") && l.contains("\"error_kind\":\"TimeBudget\"")).count());
+        assertTrue(reports.published.isEmpty());
+    }
+
+    @Test
+    void onTheLastReceiveObjectsTheTimeBudgetLeftUndoneAreDeadLetteredAndReported() {
+        // given the same batch on its fifth receive, the queue's maxReceiveCount
+        List<SQSMessage> batch = uploads(24, 5);
+
+        // when
+        SQSBatchResponse response = ingester(headsTaking(300), 5, 1)
+                .handle(batch, Deadline.after(clock, Duration.ofMillis(400)), null);
+
+        // then none is left to the redrive: each is in the DLQ with its reason, and reported
+        assertEquals(List.of(), retried(response));
+        assertEquals(24, deadLetters.sent.size());
+        for (DeadLetter letter : deadLetters.sent) {
+            assertEquals(ErrorKind.TIME_BUDGET, letter.failure().kind());
+            assertTrue(letter.failure().message().contains("time budget ran out before"), letter.failure().message());
+            Report report = reports.of(letter.messageId());
+            assertEquals(StatusReport.Status.ERROR, report.report().status());
+            assertEquals(letter.failure().message(), report.report().message());
+        }
+    }
+
+    /** Uploads of one-day files, one message each, on their {@code receiveCount}th receive. */
+    private List<SQSMessage> uploads(int count, int receiveCount) {
+        List<SQSMessage> batch = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            objects.put(BUCKET, "f" + i + ".csv", metadata("f" + i, START, null), MODIFIED, 1);
+            batch.add(received("m" + i, put("f" + i + ".csv", null), receiveCount));
+        }
+        return batch;
+    }
+
+    /** The bucket, each HEAD of which takes {@code millis} on the test's clock. */
+    private ObjectStore headsTaking(long millis) {
+        return new ObjectStore() {
+            @Override
+            public Optional<StoredObject> head(String bucket, String key) {
+                clock.advance(Duration.ofMillis(millis));
+                return objects.head(bucket, key);
+            }
+
+            @Override
+            public boolean bucketExists(String bucket) {
+                return true;
+            }
+        };
     }
 
     @Test

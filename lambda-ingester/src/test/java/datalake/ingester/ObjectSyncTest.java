@@ -7,6 +7,7 @@ import static datalake.ingester.TestFiles.message;
 import static datalake.ingester.TestFiles.metadata;
 import static datalake.ingester.TestFiles.put;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.RecordKey;
 import datalake.records.Keys.TimeIndexKey;
+import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
 import java.time.Duration;
@@ -22,10 +24,17 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 
 /**
  * The per-object protocol on in-memory fakes with DynamoDB's semantics, where a test decides exactly
@@ -52,12 +61,16 @@ class ObjectSyncTest {
     }
 
     private Ingester ingester(RecordsTable table, ObjectIndex index, RecordFactory factory) {
+        return ingester(table, index, records, factory);
+    }
+
+    private Ingester ingester(RecordsTable table, ObjectIndex index, LatestTable latest, RecordFactory factory) {
         Ingester ingester = Ingester.builder()
                 .recordFactory(factory)
                 .objects(objects)
                 .records(table)
                 .index(index)
-                .latest(records)
+                .latest(latest)
                 .reports(reports)
                 .deadLetters(new Fakes.DeadLetters())
                 .telemetry(new Fakes.Lines().telemetry(clock))
@@ -162,6 +175,204 @@ class ObjectSyncTest {
     }
 
     @Test
+    void aCommitRetriedWhileItsWritesFailAddsNoKeyTwiceToTheStaleList() {
+        // given a three-day file indexed, overwritten by a thirty-day file of another id whose record writes
+        // fail (throttled past the time budget) for twenty deliveries of its message
+        objects.put(BUCKET, KEY, metadata("old", START, START + 2 * DAY), MODIFIED, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(), "first", put(KEY, null))));
+        Set<RecordKey> oldKeys = Set.copyOf(records.objects.get(URL).recordKeys());
+        objects.put(BUCKET, KEY, metadata("new", START, START + 29 * DAY), MODIFIED + 1000, 10);
+        records.writeFailure = r -> new Failure(ErrorKind.TIME_BUDGET, "still unprocessed.");
+        Ingester throttled = ingester();
+        for (int delivery = 1; delivery <= 20; delivery++) {
+            assertEquals(List.of("second"), retriedIds(handle(throttled, "second", put(KEY, null))));
+        }
+
+        // then the stale list holds each key of the layouts that were at most once: the old file's, none of
+        // the new file's (its own handler writes those), however many deliveries failed
+        ObjectEntry entry = records.objects.get(URL);
+        assertEquals(30, entry.recordKeys().size());
+        assertEquals(oldKeys.size(), entry.staleKeys().size(), "no key twice");
+        assertEquals(oldKeys, Set.copyOf(entry.staleKeys()));
+
+        // when the writes work again
+        records.writeFailure = r -> null;
+        SQSBatchResponse healed = handle(throttled, "second", put(KEY, null));
+
+        // then the new file is indexed, the old one's records are gone and the entry holds no stale keys
+        assertEquals(List.of(), retriedIds(healed));
+        assertEquals(30, records.recordsOf(URL).size());
+        assertEquals(Set.of("new"), records.recordsOf(URL).stream().map(r -> r.metadata().id()).collect(Collectors.toSet()));
+        assertEquals(List.of(), records.objects.get(URL).staleKeys());
+    }
+
+    @Test
+    void aRemovalRedeliveredAfterItsCommitTidiesTheLatestTableAndReportsTheFileItRemoved() {
+        // given a three-day file indexed and the latest of its what:where, then deleted, and the first
+        // delivery of the removal throttled after its commit and one delete
+        objects.put(BUCKET, KEY, metadata("f1", START, START + 2 * DAY), MODIFIED, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(), "put", put(KEY, null))));
+        objects.stored.clear();
+        assertEquals(List.of("delete"), retriedIds(handle(ingester(records, throttledAfterOneDelete()), "delete", delete(KEY))));
+        assertEquals(2, records.recordsOf(URL).size());
+
+        // when the removal comes again, to a healthy handler
+        SQSBatchResponse again = handle(ingester(), "delete", delete(KEY));
+
+        // then the index is the bucket's (nothing of the file, not even its latest entry), and the report
+        // lists the file the removal took out, with its what for subscription filters
+        assertEquals(List.of(), retriedIds(again));
+        assertEquals(List.of(), records.recordsOf(URL));
+        assertNull(records.latest.get("syslog:webserver02"));
+        ObjectEntry entry = records.objects.get(URL);
+        assertEquals(List.of(), entry.staleKeys());
+        assertNull(entry.replaced());
+        Report report = reports.of("delete");
+        assertEquals(URL + " was removed; its file left the index.", report.report().message());
+        assertEquals(List.of("f1"), report.report().records().stream().map(r -> r.metadata().id()).toList());
+        assertEquals(MODIFIED, report.report().records().get(0).createTime());
+        assertEquals("syslog", report.what());
+        assertEquals(Report.Action.REMOVE, report.action());
+    }
+
+    @Test
+    void anOverwriteByAnotherWhatRedeliveredAfterItsCommitLeavesOnlyTheNewFileLatest() {
+        // given a syslog file indexed, overwritten by an nginx file of the same where, and the first
+        // delivery of the overwrite throttled after its commit and one delete
+        objects.put(BUCKET, KEY, metadata("syslog", "web1", "old", START, START + 2 * DAY, null), MODIFIED, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(), "put", put(KEY, null))));
+        objects.put(BUCKET, KEY, metadata("nginx", "web1", "new", START + 5 * DAY, null, null), MODIFIED + 1000, 10);
+        assertEquals(List.of("overwrite"), retriedIds(handle(ingester(records, throttledAfterOneDelete()), "overwrite",
+                put(KEY, null))));
+
+        // when the overwrite comes again, to a healthy handler
+        SQSBatchResponse again = handle(ingester(), "overwrite", put(KEY, null));
+
+        // then only the nginx file is indexed, and the latest table names it alone
+        assertEquals(List.of(), retriedIds(again));
+        assertEquals(List.of("new"), records.recordsOf(URL).stream().map(r -> r.metadata().id()).toList());
+        assertEquals(List.of("nginx:web1"), List.copyOf(records.latest.keySet()));
+        assertEquals("nginx", reports.of("overwrite").what());
+    }
+
+    @Test
+    void anOverwriteWithoutMetadataRedeliveredAfterItsCommitIsDeadLetteredWithTheFileItRemoved() {
+        // given a file indexed, overwritten by an object without datalake metadata, and the first delivery
+        // of the overwrite throttled after its commit and one delete
+        objects.put(BUCKET, KEY, metadata("f1", START, START + 2 * DAY), MODIFIED, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(), "put", put(KEY, null))));
+        objects.put(BUCKET, KEY, null, MODIFIED + 1000, 10);
+        assertEquals(List.of("overwrite"), retriedIds(handle(ingester(records, throttledAfterOneDelete()), "overwrite",
+                put(KEY, null))));
+
+        // when the overwrite comes again, to a healthy handler
+        SQSBatchResponse again = handle(ingester(), "overwrite", put(KEY, null));
+
+        // then nothing of the key is indexed or latest, and the error report names the file that left
+        assertEquals(List.of(), retriedIds(again));
+        assertEquals(List.of(), records.recordsOf(URL));
+        assertNull(records.latest.get("syslog:webserver02"));
+        Report report = reports.of("overwrite");
+        assertEquals("error", report.report().status().json());
+        assertEquals(List.of("f1"), report.report().records().stream().map(r -> r.metadata().id()).toList());
+        assertEquals("syslog", report.what());
+    }
+
+    /** A step of a handler whose call takes the rest of the batch's time budget. */
+    enum SlowStep { WRITE, DELETE, OFFER, TIDY, FORGET }
+
+    @ParameterizedTest
+    @EnumSource(value = SlowStep.class, names = {"WRITE", "DELETE", "OFFER", "TIDY"})
+    void aDeadlinePassingDuringAStepStartsNoLaterOneAndTheRedeliveryFinishesThem(SlowStep slow) {
+        // given a two-day file indexed, then overwritten by a one-day file of another id, and a handler of
+        // the overwrite one of whose steps (writing, deleting, offering, tidying the latest table) ends
+        // past the batch's 30 s budget
+        objects.put(BUCKET, KEY, metadata("old", START, START + DAY), MODIFIED, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(), "put", put(KEY, null))));
+        objects.put(BUCKET, KEY, metadata("new", START + 3 * DAY, null), MODIFIED + 1000, 10);
+        AtomicBoolean spent = new AtomicBoolean();
+        List<SlowStep> startedLate = new CopyOnWriteArrayList<>();
+        Consumer<SlowStep> calling = step -> {
+            if (spent.get()) {
+                startedLate.add(step);
+            }
+            if (step == slow) {
+                clock.advance(Duration.ofSeconds(31));
+                spent.set(true);
+            }
+        };
+        RecordsTable table = new RecordsTable() {
+            @Override
+            public Map<Record, Failure> write(List<Record> list, Deadline deadline) {
+                calling.accept(SlowStep.WRITE);
+                return records.write(list, deadline);
+            }
+
+            @Override
+            public Optional<Record> newest(String where, List<TimeIndexKey> days) {
+                return records.newest(where, days);
+            }
+        };
+        ObjectIndex index = new DelegatingIndex(records) {
+            @Override
+            public int removeRecords(String url, Collection<RecordKey> keys) {
+                calling.accept(SlowStep.DELETE);
+                return records.removeRecords(url, keys);
+            }
+
+            @Override
+            public void clearStale(String url, String commitId) {
+                calling.accept(SlowStep.FORGET);
+                records.clearStale(url, commitId);
+            }
+        };
+        LatestTable latest = new DelegatingLatest(records) {
+            @Override
+            public boolean offer(Record record) {
+                calling.accept(SlowStep.OFFER);
+                return records.offer(record);
+            }
+
+            @Override
+            public Optional<Record> current(WhatWhereKey key) {
+                calling.accept(SlowStep.TIDY);
+                return records.current(key);
+            }
+        };
+
+        // when the overwrite is handled
+        SQSBatchResponse late = handle(ingester(table, index, latest, new RecordFactory()), "overwrite", put(KEY, null));
+
+        // then no later step started after the deadline (the check's read-back aside): the message comes
+        // back, and its entry keeps what the handler did not finish (the old file's keys and identity)
+        assertTrue(spent.get());
+        assertEquals(List.of(), startedLate);
+        assertEquals(List.of("overwrite"), retriedIds(late));
+        assertTrue(records.objects.get(URL).unfinished(), "the entry after the slow " + slow);
+
+        // and when it comes again, to a healthy handler, the index is the bucket's
+        assertEquals(List.of(), retriedIds(handle(ingester(), "overwrite", put(KEY, null))));
+        assertEquals(List.of("new"), records.recordsOf(URL).stream().map(r -> r.metadata().id()).toList());
+        assertEquals("new", records.latest.get("syslog:webserver02").metadata().id());
+        assertFalse(records.objects.get(URL).unfinished());
+    }
+
+    /** The index, but its next removeRecords deletes one record and is then throttled: a handler failing after its commit. */
+    private ObjectIndex throttledAfterOneDelete() {
+        AtomicBoolean thrown = new AtomicBoolean();
+        return new DelegatingIndex(records) {
+            @Override
+            public int removeRecords(String url, Collection<RecordKey> keys) {
+                if (thrown.compareAndSet(false, true)) {
+                    records.removeRecords(url, List.copyOf(keys).subList(0, 1));
+                    throw ProvisionedThroughputExceededException.builder().statusCode(400).message("throttled").build();
+                }
+                return records.removeRecords(url, keys);
+            }
+        };
+    }
+
+    @Test
     void aRemovalLeavesARecordThatAnotherObjectHoldsNow() {
         // given an object and a copy of it under another key: same metadata, same record key, the
         // copy's record written last
@@ -241,6 +452,35 @@ class ObjectSyncTest {
 
     private static List<String> retriedIds(SQSBatchResponse response) {
         return response.getBatchItemFailures().stream().map(SQSBatchResponse.BatchItemFailure::getItemIdentifier).toList();
+    }
+
+    /** A latest table that forwards everything; tests override the call they slow down. */
+    private static class DelegatingLatest implements LatestTable {
+        private final LatestTable to;
+
+        DelegatingLatest(LatestTable to) {
+            this.to = to;
+        }
+
+        @Override
+        public boolean offer(Record record) {
+            return to.offer(record);
+        }
+
+        @Override
+        public Optional<Record> current(WhatWhereKey key) {
+            return to.current(key);
+        }
+
+        @Override
+        public Map<WhatWhereKey, Record> current(Collection<WhatWhereKey> keys) {
+            return to.current(keys);
+        }
+
+        @Override
+        public boolean replace(Record expected, Optional<Record> replacement) {
+            return to.replace(expected, replacement);
+        }
     }
 
     /** An index that forwards everything; tests override the call they break. */

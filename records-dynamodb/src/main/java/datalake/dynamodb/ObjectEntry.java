@@ -6,13 +6,16 @@ import datalake.records.Record;
 import datalake.records.RecordFactory;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the index knows of one object of the bucket (its per-object item, {@link ObjectItems}): the
- * state its last committed observation found, the keys of the records that state has, and the keys
- * that earlier states may have left and that are still to be deleted.
+ * state its last committed observation found, the keys of the records that state has, and what earlier
+ * states may have left: keys still to be deleted, and the file the index last held before this state.
  *
  * @param url         {@code s3://<bucket>/<key>}, the key decoded
  * @param observedAt  when the observation began (microseconds since the epoch): the later observation wins
@@ -26,11 +29,14 @@ import java.util.Map;
  * @param sequencer   the S3 sequencer of the event that led to the observation, when it had one
  * @param recordKeys  the keys of the records of this state (empty unless indexed)
  * @param staleKeys   keys earlier states wrote that may still be in the table
+ * @param replaced    the last file indexed under the key before this state, until the handlers of the
+ *                    change are done with it (its records deleted, a latest entry naming it replaced, its
+ *                    removal reported): a handler that finds its own earlier commit still knows it; or null
  * @param expiresAt   epoch seconds when DynamoDB TTL may delete the entry, or null
  */
 public record ObjectEntry(String url, long observedAt, String commitId, State state, Metadata metadata,
         long createTime, long size, String etag, String versionId, String sequencer, List<RecordKey> recordKeys,
-        List<RecordKey> staleKeys, Long expiresAt) {
+        List<RecordKey> staleKeys, IndexedFile replaced, Long expiresAt) {
 
     /** What an observation of the key found. */
     public enum State {
@@ -61,6 +67,23 @@ public record ObjectEntry(String url, long observedAt, String commitId, State st
         }
     }
 
+    /** A file the key held, as reports name it (its URL is the entry's). */
+    public record IndexedFile(Metadata metadata, long createTime, long size) {
+        public IndexedFile {
+            if (metadata == null) {
+                throw new IllegalArgumentException("a file has metadata.");
+            }
+        }
+    }
+
+    /** An entry that replaced no file still to be dealt with. */
+    public ObjectEntry(String url, long observedAt, String commitId, State state, Metadata metadata, long createTime,
+            long size, String etag, String versionId, String sequencer, List<RecordKey> recordKeys,
+            List<RecordKey> staleKeys, Long expiresAt) {
+        this(url, observedAt, commitId, state, metadata, createTime, size, etag, versionId, sequencer, recordKeys,
+                staleKeys, null, expiresAt);
+    }
+
     public ObjectEntry {
         if (url == null || commitId == null || state == null) {
             throw new IllegalArgumentException("a per-object entry needs a url, a commit id and a state.");
@@ -74,6 +97,35 @@ public record ObjectEntry(String url, long observedAt, String commitId, State st
 
     public boolean indexed() {
         return state == State.INDEXED;
+    }
+
+    /** The file of this state when indexed, else the file the index held before it (null: none or done with). */
+    public IndexedFile lastFile() {
+        return indexed() ? new IndexedFile(metadata, createTime, size) : replaced;
+    }
+
+    /** Holds what a handler has yet to finish: stale keys, or a replaced file. */
+    public boolean unfinished() {
+        return !staleKeys.isEmpty() || replaced != null;
+    }
+
+    /**
+     * This observation as its commit stores it over {@code previous}, the entry the commit replaces (null:
+     * none). The previous state's record keys and stale keys become stale keys, each once and none that
+     * this state's records hold (its handler writes those): a commit retried while its writes fail, or
+     * states that alternate, add no key twice, so the stale keys never outgrow the layouts the key has
+     * had since a handler of it last finished. The replaced file is the last one the index held: the
+     * previous entry's own, or, when that one held none, the file it had replaced.
+     */
+    public ObjectEntry over(ObjectEntry previous) {
+        Set<RecordKey> stale = new LinkedHashSet<>(staleKeys);
+        if (previous != null) {
+            stale.addAll(previous.staleKeys);
+            stale.addAll(previous.recordKeys);
+        }
+        stale.removeAll(new HashSet<>(recordKeys));
+        return new ObjectEntry(url, observedAt, commitId, state, metadata, createTime, size, etag, versionId, sequencer,
+                recordKeys, List.copyOf(stale), previous == null ? replaced : previous.lastFile(), expiresAt);
     }
 
     /**

@@ -27,6 +27,8 @@ public final class ObjectItems {
     public static final String SEQUENCER = "sequencer";
     public static final String RECORD_KEYS = "record_keys";
     public static final String STALE_KEYS = "stale_keys";
+    /** The replaced file ({@link ObjectEntry#replaced}): a map of its {@code metadata}, {@code create_time} and {@code size}. */
+    public static final String REPLACED = "replaced";
 
 
     private ObjectItems() {
@@ -64,6 +66,12 @@ public final class ObjectItems {
         putText(values, SEQUENCER, e.sequencer());
         values.put(RECORD_KEYS, keys(e.recordKeys()));
         values.put(STALE_KEYS, keys(e.staleKeys()));
+        if (e.replaced() != null) {
+            values.put(REPLACED, AttributeValue.fromM(Map.of(RecordItems.METADATA,
+                    AttributeValue.fromM(RecordItems.metadata(e.replaced().metadata())),
+                    RecordItems.CREATE_TIME, number(e.replaced().createTime()),
+                    RecordItems.SIZE, number(e.replaced().size()))));
+        }
         if (e.expiresAt() != null) {
             values.put(RecordItems.EXPIRES_AT, number(e.expiresAt()));
         }
@@ -113,11 +121,20 @@ public final class ObjectItems {
                     indexed ? Long.parseLong(item.get(RecordItems.CREATE_TIME).n()) : 0L,
                     indexed ? Long.parseLong(item.get(RecordItems.SIZE).n()) : 0L,
                     text(item.get(ETAG)), text(item.get(VERSION_ID)), text(item.get(SEQUENCER)),
-                    keysOf(item.get(RECORD_KEYS)), keysOf(item.get(STALE_KEYS)),
+                    keysOf(item.get(RECORD_KEYS)), keysOf(item.get(STALE_KEYS)), replaced(item.get(REPLACED)),
                     expires == null || expires.n() == null ? null : Long.valueOf(expires.n()));
         } catch (NullPointerException | IllegalArgumentException e) {
             throw new IllegalArgumentException("the per-object item is malformed.", e);
         }
+    }
+
+    private static ObjectEntry.IndexedFile replaced(AttributeValue value) {
+        if (value == null || !value.hasM()) {
+            return null;
+        }
+        Map<String, AttributeValue> file = value.m();
+        return new ObjectEntry.IndexedFile(RecordItems.metadataFrom(file.get(RecordItems.METADATA).m()),
+                Long.parseLong(file.get(RecordItems.CREATE_TIME).n()), Long.parseLong(file.get(RecordItems.SIZE).n()));
     }
 
     private static void putText(Map<String, AttributeValue> values, String name, String text) {

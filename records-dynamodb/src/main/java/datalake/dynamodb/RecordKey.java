@@ -1,5 +1,8 @@
 package datalake.dynamodb;
 
+import datalake.records.Keys.RangeKey;
+import datalake.records.Keys.TimeIndexKey;
+import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -29,6 +32,11 @@ public record RecordKey(String timeIndexKey, String rangeKey) {
             throw new IllegalArgumentException("a record key is \"<time_index_key> <range_key>\".");
         }
         return new RecordKey(text.substring(0, space), text.substring(space + 1));
+    }
+
+    /** The latest table's key of the record's file: the WHAT of its time index key, the WHERE of its range key. */
+    public WhatWhereKey whatWhereKey() {
+        return new WhatWhereKey(TimeIndexKey.parse(timeIndexKey).what(), RangeKey.parse(rangeKey).where());
     }
 
     /** The key as the table's primary key. */

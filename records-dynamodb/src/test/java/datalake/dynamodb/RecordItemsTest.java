@@ -123,6 +123,30 @@ class RecordItemsTest {
     }
 
     @Test
+    void aRemovalsPerObjectItemKeepsTheFileItReplacedUntilItIsForgotten() {
+        // given a file's entry, and the entry of its removal committed over it
+        Record r = new RecordFactory().records(WITH_EXTRAS, "s3://b/k", 1, 2).get(0);
+        ObjectEntry file = new ObjectEntry("s3://b/k", 5, "put", ObjectEntry.State.INDEXED, WITH_EXTRAS, 1, 2,
+                "etag", null, null, List.of(RecordKey.of(r)), List.of(), null);
+        ObjectEntry removal = new ObjectEntry("s3://b/k", 6, "delete", ObjectEntry.State.ABSENT, null, 0, 0, null,
+                null, null, List.of(), List.of(), 99L).over(file);
+
+        // when it is stored and read back
+        Map<String, AttributeValue> item = ObjectItems.toItem(removal);
+        ObjectEntry read = ObjectItems.fromItem(item);
+
+        // then it still names the file it removed (metadata, create_time, size) beside the file's keys
+        assertEquals(removal, read);
+        assertEquals(new ObjectEntry.IndexedFile(WITH_EXTRAS, 1, 2), read.replaced());
+        assertEquals(List.of(RecordKey.of(r)), read.staleKeys());
+        assertTrue(read.unfinished());
+        Map<String, AttributeValue> forgotten = new HashMap<>(item);
+        forgotten.remove(ObjectItems.REPLACED);
+        forgotten.remove(ObjectItems.STALE_KEYS);
+        assertFalse(ObjectItems.fromItem(forgotten).unfinished(), "an item without them (or from before them)");
+    }
+
+    @Test
     void extraFieldsOfAnItemThePythonDatalakeWroteAreRead() {
         // boto3 writes a Python dict's values so; sets and binary come back as arrays and base64 text
         Map<String, AttributeValue> item = new HashMap<>(RecordItems.toItem(
