@@ -43,14 +43,11 @@ record DynamoRecordsTable(DynamoDbClient dynamoDb, String tableName, UnreadableI
         names.put("#h", hashName);
         values.put(":h", AttributeValue.fromS(hashValue));
         String condition = "#h = :h";
-        if (after != null) {
+        RangeCondition range = new RangeCondition(prefix, after);
+        if (range.expression() != null) {
             names.put("#r", RecordItems.RANGE_KEY);
-            values.put(":r", AttributeValue.fromS(after));
-            condition += " AND #r > :r";
-        } else if (prefix != null) {
-            names.put("#r", RecordItems.RANGE_KEY);
-            values.put(":r", AttributeValue.fromS(prefix));
-            condition += " AND begins_with(#r, :r)";
+            values.putAll(range.values());
+            condition += " AND " + range.expression();
         }
         QueryResponse response = dynamoDb.query(QueryRequest.builder()
                 .tableName(tableName)
