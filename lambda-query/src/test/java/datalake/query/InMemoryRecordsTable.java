@@ -28,6 +28,7 @@ final class InMemoryRecordsTable implements RecordsTable {
     private final AtomicLong itemsRead = new AtomicLong();
     private final AtomicLong reads = new AtomicLong();
     private final List<String> keysRead = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final List<String> rangeKeysRead = java.util.Collections.synchronizedList(new ArrayList<>());
 
     InMemoryRecordsTable put(Collection<Record> records) {
         for (Record record : records) {
@@ -68,6 +69,13 @@ final class InMemoryRecordsTable implements RecordsTable {
         }
     }
 
+    /** The range keys of the items read so far, returned or not, in the order read. */
+    List<String> rangeKeysRead() {
+        synchronized (rangeKeysRead) {
+            return List.copyOf(rangeKeysRead);
+        }
+    }
+
     /** Reads (Query calls) so far. */
     long reads() {
         return reads.get();
@@ -93,14 +101,18 @@ final class InMemoryRecordsTable implements RecordsTable {
     /**
      * What DynamoRecordsTable asks and DynamoDB answers: the items its key condition ({@link RangeCondition})
      * selects, in order, read up to {@code limit} and all counted, and of them those before the first
-     * outside the WHERE's prefix returned.
+     * outside the WHERE's prefix returned; nothing, and no read, when the condition selects nothing.
      */
     private Slice query(List<Map.Entry<String, StoredRecord>> ordered, String prefix, String after, int limit) {
         RangeCondition range = new RangeCondition(prefix, after);
+        if (range.empty()) {
+            return new Slice(List.of(), null);
+        }
         List<Map.Entry<String, StoredRecord>> selected = ordered.stream().filter(e -> range.selects(e.getKey())).toList();
         int read = Math.min(limit, selected.size());
         reads.incrementAndGet();
         itemsRead.addAndGet(read);
+        selected.subList(0, read).forEach(e -> rangeKeysRead.add(e.getKey()));
         List<StoredRecord> records = new ArrayList<>();
         // Like DynamoDB, a full slice has a last key even when nothing follows it.
         String lastKey = selected.size() >= limit ? selected.get(limit - 1).getKey() : null;
