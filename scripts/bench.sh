@@ -2,7 +2,7 @@
 # The performance benchmarks (docs/PERFORMANCE.md), one table at the end and every figure in
 # target/bench.json. Not a test: CI does not run it, and nothing here fails on a slow figure.
 #   1. translation: JMH, one thread pinned to one CPU, per message shape (TranslationBenchmark), and the
-#      headline shape again with the template's C1-only flags;
+#      headline shape again with the ingester's flags from the template;
 #   2. ingest: 10,000 real S3 objects in moto, their real notifications drained by Lambda-style pollers,
 #      until every record is in dynalite (its own process); CPU time per process from /proc;
 #   3. query: 1-day, 30-day and work_id queries and a full pagination of 10,000 files, on dynalite,
@@ -85,9 +85,9 @@ if wants translation; then
   shapes='datalake.ingester.TranslationBenchmark.(snsWrappedSingleRecord|directS3Event|eventBridgeEvent|directS3TwoRecords|snsWrappedThreeDayFile)$'
   "${pin[@]}" "${java[@]}" -cp "$bench_classpath" org.openjdk.jmh.Main "$shapes" -t 1 "${jmh[@]}" \
     -rf json -rff "$out/jmh.json" | grep -E '^(Benchmark|TranslationBenchmark)' || true
-  echo "-- the headline shape with the template's flags ($tool_options)"
+  echo "-- the headline shape with the ingester's flags from the template ($ingester_options)"
   "${pin[@]}" "${java[@]}" -cp "$bench_classpath" org.openjdk.jmh.Main \
-    'datalake.ingester.TranslationBenchmark.snsWrappedSingleRecord$' -t 1 "${jmh[@]}" -jvmArgsAppend "$tool_options" \
+    'datalake.ingester.TranslationBenchmark.snsWrappedSingleRecord$' -t 1 "${jmh[@]}" -jvmArgsAppend "$ingester_options" \
     -rf json -rff "$out/jmh-template-flags.json" | grep -E '^(Benchmark|TranslationBenchmark)' || true
 fi
 

@@ -112,7 +112,7 @@ def main():
                          ">= 100,000 msg/s" if shape == HEADLINE_SHAPE else ""))
     key = f"translation_{HEADLINE_SHAPE}_template_flags_msgs_per_s"
     if g(key) is not None:
-        rows.append((f"translation {HEADLINE_SHAPE}, template flags", fmt(g(key), "msg/s"), "", spread(key), "(reference)"))
+        rows.append((f"translation {HEADLINE_SHAPE}, the ingester's flags", fmt(g(key), "msg/s"), "", spread(key), "(reference)"))
     if g("ingest_files_per_s") is not None:
         rows.append((f"ingest {g('ingest_files')} files, {g('ingest_pollers')} pollers"
                      + (f", rounds of {g('ingest_backlog')}" if g("ingest_backlog") is not None else ""), fmt(g("ingest_files_per_s"), "files/s"),

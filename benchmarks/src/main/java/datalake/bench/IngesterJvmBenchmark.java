@@ -182,7 +182,7 @@ public final class IngesterJvmBenchmark {
         System.exit(0);
     }
 
-    /** The handler as Lambda builds it, its SDK clients on the simulated AWS. */
+    /** The handler as Lambda builds it (told the batch size, as the template does), its SDK clients on simulated AWS. */
     static IngesterHandler handler(SimulatedAws aws) {
         SdkClientFactory factory = SdkClientFactory.of(aws,
                 StaticCredentialsProvider.create(AwsBasicCredentials.create("bench", "bench")), Region.US_EAST_1);
@@ -193,7 +193,8 @@ public final class IngesterJvmBenchmark {
                 "DATALAKE_LATEST_TABLE", "datalake-latest",
                 "DATALAKE_REPORT_TOPIC_ARN", "arn:aws:sns:us-east-1:000000000000:datalake-reports",
                 "DATALAKE_DLQ_URL", "https://sqs.us-east-1.amazonaws.com/000000000000/datalake-ingest-dlq",
-                "DATALAKE_STORAGE_URL", "s3://datalake-bench"));
+                "DATALAKE_STORAGE_URL", "s3://datalake-bench",
+                "DATALAKE_INGEST_BATCH_SIZE", Integer.toString(BATCH)));
         IngesterClients clients = new IngesterClients(factory.build(S3Client.builder()), factory.build(DynamoDbClient.builder()),
                 factory.build(SnsClient.builder()), factory.build(SqsClient.builder()));
         return new IngesterHandler(Ingester.forAws(config, clients).build());

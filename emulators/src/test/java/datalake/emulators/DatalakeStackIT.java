@@ -122,6 +122,7 @@ class DatalakeStackIT {
         assertEquals(stack.deadLetterQueueUrl(), env.get("DATALAKE_DLQ_URL"));
         assertEquals(stack.storageUrl(), env.get("DATALAKE_STORAGE_URL"));
         assertEquals("5", env.get("DATALAKE_MAX_RECEIVE_COUNT"));
+        assertEquals("10", env.get("DATALAKE_INGEST_BATCH_SIZE"), "IngestBatchSize, which the event source reads too");
         assertEquals("30", env.get("DATALAKE_RETENTION_DAYS"));
         assertEquals(stack.prefix() + "-ingester", env.get("AWS_LAMBDA_FUNCTION_NAME"));
         assertEquals(AWS.motoEndpoint().toString(), env.get("AWS_ENDPOINT_URL_SQS"));

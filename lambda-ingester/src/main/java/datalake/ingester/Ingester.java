@@ -41,6 +41,12 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 public final class Ingester implements AutoCloseable {
     /** How many objects are followed at once (HEADs, commits, deletes, latest-table calls). */
     public static final int DEFAULT_CONCURRENCY = 8;
+    /**
+     * The most objects followed at once, however large the batch: a function of 1,024 MB has about 0.6 of
+     * a vCPU, busy well before 64 calls of a few milliseconds each are in flight, and each thread keeps
+     * a connection open to S3 and to DynamoDB.
+     */
+    public static final int MAX_CONCURRENCY = 64;
 
     private final Telemetry telemetry;
     private final Clock clock;
@@ -81,6 +87,7 @@ public final class Ingester implements AutoCloseable {
                 .records(new DynamoRecordsTable(clients.dynamoDb(), config.recordsTable(), Backoff.standard()))
                 .index(new DynamoObjectIndex(clients.dynamoDb(), config.recordsTable(), Backoff.standard()))
                 .maxReceiveCount(config.maxReceiveCount())
+                .concurrency(config.concurrency())
                 .latest(config.latestTable() == null ? null
                         : new DynamoLatestTable(clients.dynamoDb(), config.latestTable()))
                 .reports(config.reportTopicArn() == null ? ReportPublisher.NONE

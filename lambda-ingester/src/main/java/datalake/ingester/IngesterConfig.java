@@ -24,6 +24,10 @@ import java.util.Map;
  * @param functionName   AWS_LAMBDA_FUNCTION_NAME (the metrics' Function dimension), default "lambda-ingester"
  * @param maxReceiveCount DATALAKE_MAX_RECEIVE_COUNT, the ingest queue's maxReceiveCount, or null: a message
  *                       failing transiently on that receive is dead-lettered by the ingester with its reason
+ * @param concurrency    the objects followed at once: DATALAKE_INGEST_BATCH_SIZE, the trigger's batch size, so
+ *                       that each step of a full batch goes out in one round of calls (8, a batch of 10 made
+ *                       two), at least {@link Ingester#DEFAULT_CONCURRENCY} and at most
+ *                       {@link Ingester#MAX_CONCURRENCY}; the default when unset, and for the backfill
  */
 public record IngesterConfig(
         String recordsTable,
@@ -36,7 +40,8 @@ public record IngesterConfig(
         String region,
         boolean s3PathStyle,
         String functionName,
-        Integer maxReceiveCount) {
+        Integer maxReceiveCount,
+        int concurrency) {
 
     static final String DEFAULT_FUNCTION_NAME = "lambda-ingester";
 
@@ -67,12 +72,18 @@ public record IngesterConfig(
                 env.region(),
                 env.s3PathStyle(),
                 function == null ? defaultFunctionName : function,
-                fromQueue ? env.positiveOrOff(EnvironmentVariable.MAX_RECEIVE_COUNT) : null);
+                fromQueue ? env.positiveOrOff(EnvironmentVariable.MAX_RECEIVE_COUNT) : null,
+                fromQueue ? concurrency(env.positive(EnvironmentVariable.INGEST_BATCH_SIZE, Ingester.DEFAULT_CONCURRENCY))
+                        : Ingester.DEFAULT_CONCURRENCY);
     }
 
     /** {@link #from(Environment)} on a map of the same variables (the runner's, a test's). */
     public static IngesterConfig fromEnvironment(Map<String, String> env) {
         return from(Environment.of(env));
+    }
+
+    private static int concurrency(int batchSize) {
+        return Math.clamp(batchSize, Ingester.DEFAULT_CONCURRENCY, Ingester.MAX_CONCURRENCY);
     }
 
     private static String requiredUrl(Environment env, EnvironmentVariable variable) {

@@ -39,7 +39,11 @@ public final class IngesterHandler implements RequestHandler<SQSEvent, SQSBatchR
     }
 
     private IngesterHandler(Environment env) {
-        this(IngesterConfig.from(env), SdkClientFactory.forFunction(env, Ingester.DEFAULT_CONCURRENCY));
+        this(env, IngesterConfig.from(env));
+    }
+
+    private IngesterHandler(Environment env, IngesterConfig config) {
+        this(config, SdkClientFactory.forFunction(env, config.concurrency()));
     }
 
     private IngesterHandler(IngesterConfig config, SdkClientFactory clients) {

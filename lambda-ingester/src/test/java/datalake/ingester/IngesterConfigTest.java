@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import datalake.lambda.ConfigurationException;
+import datalake.lambda.Environment;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -73,6 +74,26 @@ class IngesterConfigTest {
 
     @ParameterizedTest
     @CsvSource(value = {
+        // the trigger's batch size, and the objects of a batch followed at once: all of them, 8 to 64
+        "null, 8",
+        "1, 8",
+        "10, 10",
+        "64, 64",
+        "10000, 64",
+    }, nullValues = "null")
+    void theObjectsFollowedAtOnceAreTheTriggersBatchSizeWithinBounds(String batchSize, int concurrency) {
+        Map<String, String> env = minimal();
+        if (batchSize != null) {
+            env.put("DATALAKE_INGEST_BATCH_SIZE", batchSize);
+        }
+
+        assertEquals(concurrency, IngesterConfig.fromEnvironment(env).concurrency());
+        assertEquals(Ingester.DEFAULT_CONCURRENCY, IngesterConfig.forBackfill(Environment.of(env)).concurrency(),
+                "the backfill is given no batch size");
+    }
+
+    @ParameterizedTest
+    @CsvSource(value = {
         "AWS_ENDPOINT_URL, http://127.0.0.1:5000, null, true",
         "AWS_ENDPOINT_URL_S3, http://127.0.0.1:5000, null, true",
         "AWS_ENDPOINT_URL_DYNAMODB, http://127.0.0.1:8000, null, false",
@@ -102,6 +123,7 @@ class IngesterConfigTest {
         "DATALAKE_REPORT_TOPIC_ARN|datalake-reports|DATALAKE_REPORT_TOPIC_ARN must be an SNS topic ARN",
         "DATALAKE_STORAGE_URL|https://example.com|DATALAKE_STORAGE_URL must be s3://<bucket>",
         "DATALAKE_S3_PATH_STYLE|yes|DATALAKE_S3_PATH_STYLE must be true or false",
+        "DATALAKE_INGEST_BATCH_SIZE|0|DATALAKE_INGEST_BATCH_SIZE must be a whole number of at least 1",
     })
     void aBadSettingFailsWithOneSentenceNamingTheVariable(String name, String value, String message) {
         Map<String, String> env = minimal();

@@ -10,14 +10,32 @@ import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
+import datalake.lambda.CannedHttpClient;
+import datalake.lambda.SdkClientFactory;
 import datalake.records.RecordFactory;
+import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.ExecutableHttpRequest;
+import software.amazon.awssdk.http.HttpExecuteRequest;
+import software.amazon.awssdk.http.HttpExecuteResponse;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.SdkHttpMethod;
+import software.amazon.awssdk.regions.Region;
 
 class IngesterHandlerTest {
 
@@ -97,6 +115,83 @@ class IngesterHandlerTest {
 
             assertEquals(List.of(), handler.handleRequest(new SQSEvent(), null).getBatchItemFailures());
             assertEquals(List.of(), handler.handleRequest(null, null).getBatchItemFailures());
+        }
+    }
+
+    @Test
+    void theIngesterAsTheHandlerBuildsItHeadsAFullBatchOfTheTriggersSizeAtOnce() {
+        // given the ingester as the handler builds it, told the trigger's batch size as template.yaml tells
+        // it, on SDK clients answered without the network whose HEADs wait until ten are in flight (2 s at most)
+        Map<String, String> env = new HashMap<>(Map.of(
+                "DATALAKE_DYNAMODB_TABLE", "records",
+                "DATALAKE_DLQ_URL", "https://sqs.us-east-1.amazonaws.com/000000000000/dlq",
+                "AWS_REGION", "us-east-1",
+                "DATALAKE_INGEST_BATCH_SIZE", "10"));
+        IngesterConfig config = IngesterConfig.fromEnvironment(env);
+        HeadsInFlight http = new HeadsInFlight(new CannedHttpClient(IngesterPriming.ANSWERS), 10);
+        SdkClientFactory factory = SdkClientFactory.of(http,
+                StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")), Region.US_EAST_1);
+        List<SQSEvent.SQSMessage> batch = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            SQSEvent.SQSMessage message = new SQSEvent.SQSMessage();
+            message.setMessageId("m" + i);
+            message.setBody(IngesterPriming.RAW_S3_EVENT.replace("priming/data+1", "batch/file-" + i));
+            batch.add(message);
+        }
+
+        // when a full batch comes
+        try (IngesterClients clients = IngesterClients.from(factory, config);
+             Ingester ingester = Ingester.forAws(config, clients).telemetry(Telemetry.discarding()).build()) {
+            ingester.handle(batch, Deadline.after(Clock.systemUTC(), Duration.ofSeconds(20)), "test");
+        }
+
+        // then its ten HEADs were in flight together: one round trip, not 8 and then 2
+        assertEquals(10, http.heads.get(), "HEADs made");
+        assertEquals(10, http.mostInFlight.get(), "HEADs in flight at once");
+    }
+
+    /** Counts the HEADs in flight; each waits until {@code awaited} are, or 2 s. */
+    private static final class HeadsInFlight implements SdkHttpClient {
+        final AtomicInteger heads = new AtomicInteger();
+        final AtomicInteger mostInFlight = new AtomicInteger();
+        private final AtomicInteger inFlight = new AtomicInteger();
+        private final CountDownLatch together;
+        private final SdkHttpClient answers;
+
+        HeadsInFlight(SdkHttpClient answers, int awaited) {
+            this.answers = answers;
+            this.together = new CountDownLatch(awaited);
+        }
+
+        @Override
+        public ExecutableHttpRequest prepareRequest(HttpExecuteRequest request) {
+            ExecutableHttpRequest answer = answers.prepareRequest(request);
+            if (request.httpRequest().method() != SdkHttpMethod.HEAD) {
+                return answer;
+            }
+            return new ExecutableHttpRequest() {
+                @Override
+                public HttpExecuteResponse call() throws IOException {
+                    heads.incrementAndGet();
+                    mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                    together.countDown();
+                    try {
+                        together.await(2, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    inFlight.decrementAndGet();
+                    return answer.call();
+                }
+
+                @Override
+                public void abort() {
+                }
+            };
+        }
+
+        @Override
+        public void close() {
         }
     }
 

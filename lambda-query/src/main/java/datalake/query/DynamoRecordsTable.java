@@ -16,11 +16,11 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * {@link RecordsTable} on DynamoDB: one {@code Query} per slice, on the table or its GSI
  * {@code work-id-index}.
  *
- * <p>Continuation uses the key condition {@code range_key > :after} rather than {@code ExclusiveStartKey}:
- * on the GSI several records share one range key (a file in several buckets), and {@code >} skips the
- * rest of them, which is what de-duplicates work-id results. A key condition allows one test of the
- * range key, so with both a WHERE and a position the WHERE is enforced here: keys are ordered, and the
- * first key outside the prefix ends the slice. Items are read liberally ({@link StoredRecord}); one that
+ * <p>Continuation uses the key condition ({@link RangeCondition}: the keys after {@code :after}) rather
+ * than {@code ExclusiveStartKey}: on the GSI several records share one range key (a file in several
+ * buckets), and a condition skips the rest of them, which is what de-duplicates work-id results. With
+ * both a WHERE and a position the condition ends at the WHERE's last key, and a key outside the prefix
+ * (none of ours) still ends the slice. Items are read liberally ({@link StoredRecord}); one that
  * is no record at all is left out, logged and counted ({@link UnreadableItems}).
  */
 record DynamoRecordsTable(DynamoDbClient dynamoDb, String tableName, UnreadableItems unreadable)
@@ -38,19 +38,19 @@ record DynamoRecordsTable(DynamoDbClient dynamoDb, String tableName, UnreadableI
     }
 
     private Slice query(String index, String hashName, String hashValue, String prefix, String after, int limit) {
+        RangeCondition range = new RangeCondition(prefix, after);
+        if (range.empty()) {
+            return new Slice(List.of(), null);
+        }
         Map<String, String> names = new HashMap<>(4);
         Map<String, AttributeValue> values = new HashMap<>(4);
         names.put("#h", hashName);
         values.put(":h", AttributeValue.fromS(hashValue));
         String condition = "#h = :h";
-        if (after != null) {
+        if (range.expression() != null) {
             names.put("#r", RecordItems.RANGE_KEY);
-            values.put(":r", AttributeValue.fromS(after));
-            condition += " AND #r > :r";
-        } else if (prefix != null) {
-            names.put("#r", RecordItems.RANGE_KEY);
-            values.put(":r", AttributeValue.fromS(prefix));
-            condition += " AND begins_with(#r, :r)";
+            values.putAll(range.values());
+            condition += " AND " + range.expression();
         }
         QueryResponse response = dynamoDb.query(QueryRequest.builder()
                 .tableName(tableName)

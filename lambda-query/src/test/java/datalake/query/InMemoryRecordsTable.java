@@ -18,7 +18,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * A {@link RecordsTable} in memory with DynamoDB's ordering and slicing: range keys in order, at most
  * {@code limit} records a slice, duplicates of one range key on the work-id index. {@code onRead} sees
  * every read (bucket number, or -1 for the index) before it is answered; {@link #itemsRead} and
- * {@link #reads} count what DynamoDB would have read and charged.
+ * {@link #reads} count what DynamoDB would have read and charged: the items the key condition selects up
+ * to the limit, those past a WHERE's end, which are not returned, included.
  */
 final class InMemoryRecordsTable implements RecordsTable {
     private final Map<String, TreeMap<String, StoredRecord>> table = new ConcurrentHashMap<>();
@@ -27,6 +28,7 @@ final class InMemoryRecordsTable implements RecordsTable {
     private final AtomicLong itemsRead = new AtomicLong();
     private final AtomicLong reads = new AtomicLong();
     private final List<String> keysRead = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final List<String> rangeKeysRead = java.util.Collections.synchronizedList(new ArrayList<>());
 
     InMemoryRecordsTable put(Collection<Record> records) {
         for (Record record : records) {
@@ -55,7 +57,7 @@ final class InMemoryRecordsTable implements RecordsTable {
         this.onRead = hook;
     }
 
-    /** Items returned by every read so far. */
+    /** Items every read so far read, returned or not. */
     long itemsRead() {
         return itemsRead.get();
     }
@@ -64,6 +66,13 @@ final class InMemoryRecordsTable implements RecordsTable {
     List<String> keysRead() {
         synchronized (keysRead) {
             return List.copyOf(keysRead);
+        }
+    }
+
+    /** The range keys of the items read so far, returned or not, in the order read. */
+    List<String> rangeKeysRead() {
+        synchronized (rangeKeysRead) {
+            return List.copyOf(rangeKeysRead);
         }
     }
 
@@ -77,7 +86,7 @@ final class InMemoryRecordsTable implements RecordsTable {
         onRead.accept(key.bucket());
         keysRead.add(key.toString());
         TreeMap<String, StoredRecord> items = table.getOrDefault(key.toString(), new TreeMap<>());
-        return counted(slice(new ArrayList<>(items.entrySet()), rangePrefix, after, limit));
+        return query(new ArrayList<>(items.entrySet()), rangePrefix, after, limit);
     }
 
     @Override
@@ -86,26 +95,29 @@ final class InMemoryRecordsTable implements RecordsTable {
         List<Map.Entry<String, StoredRecord>> flat = new ArrayList<>();
         workIdIndex.getOrDefault(workId + ":" + what, new TreeMap<>()).forEach((key, records) ->
                 records.forEach(r -> flat.add(Map.entry(key, r))));
-        return counted(slice(flat, rangePrefix, after, limit));
+        return query(flat, rangePrefix, after, limit);
     }
 
-    private Slice counted(Slice slice) {
+    /**
+     * What DynamoRecordsTable asks and DynamoDB answers: the items its key condition ({@link RangeCondition})
+     * selects, in order, read up to {@code limit} and all counted, and of them those before the first
+     * outside the WHERE's prefix returned; nothing, and no read, when the condition selects nothing.
+     */
+    private Slice query(List<Map.Entry<String, StoredRecord>> ordered, String prefix, String after, int limit) {
+        RangeCondition range = new RangeCondition(prefix, after);
+        if (range.empty()) {
+            return new Slice(List.of(), null);
+        }
+        List<Map.Entry<String, StoredRecord>> selected = ordered.stream().filter(e -> range.selects(e.getKey())).toList();
+        int read = Math.min(limit, selected.size());
         reads.incrementAndGet();
-        itemsRead.addAndGet(slice.records().size());
-        return slice;
-    }
-
-    /** What DynamoDbRecordsTable does: begins_with without a position, "> after" and a prefix stop with one. */
-    private static Slice slice(List<Map.Entry<String, StoredRecord>> ordered, String prefix, String after, int limit) {
-        List<Map.Entry<String, StoredRecord>> candidates = ordered.stream()
-                .filter(e -> after != null ? e.getKey().compareTo(after) > 0 : prefix == null || e.getKey().startsWith(prefix))
-                .toList();
+        itemsRead.addAndGet(read);
+        selected.subList(0, read).forEach(e -> rangeKeysRead.add(e.getKey()));
         List<StoredRecord> records = new ArrayList<>();
-        int read = Math.min(limit, candidates.size());
         // Like DynamoDB, a full slice has a last key even when nothing follows it.
-        String lastKey = candidates.size() >= limit ? candidates.get(limit - 1).getKey() : null;
+        String lastKey = selected.size() >= limit ? selected.get(limit - 1).getKey() : null;
         for (int i = 0; i < read; i++) {
-            Map.Entry<String, StoredRecord> e = candidates.get(i);
+            Map.Entry<String, StoredRecord> e = selected.get(i);
             if (prefix != null && !e.getKey().startsWith(prefix)) {
                 lastKey = null;
                 break;

@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -84,11 +85,11 @@ class PageCostTest {
     /**
      * What paging through a query cost: Queries and items read per page, and what the pages held; the
      * Queries of each page made alone, each a round trip the page waited for: those not among a sharded
-     * day's concurrent reads (the pages here read one day at a time); and the round trips it waited for,
-     * those and each round of concurrent reads.
+     * day's concurrent reads (the pages here read one day at a time); the round trips it waited for,
+     * those and each round of concurrent reads; and the range keys of every item read, returned or not.
      */
     private record Cost(List<Long> queries, List<Long> items, List<StoredRecord> records, List<Long> alone,
-            List<Long> rounds) {
+            List<Long> rounds, List<String> itemsRead) {
         long maxQueries() {
             return queries.stream().max(Comparator.naturalOrder()).orElse(0L);
         }
@@ -136,11 +137,16 @@ class PageCostTest {
 
     /** The first {@code most} pages of the query. */
     private Cost pages(List<Metadata> files, int shards, long start, long end, int most) {
+        return pages(files, shards, null, start, end, most);
+    }
+
+    /** The first {@code most} pages of the query of one WHERE ({@code where}), or of all (null). */
+    private Cost pages(List<Metadata> files, int shards, String where, long start, long end, int most) {
         ShardMap map = sharded(shards);
         InMemoryRecordsTable table = new InMemoryRecordsTable().put(TestFiles.records(files, map));
         TimeQueryPager pager = new TimeQueryPager(new BucketReader(table, () -> map, shardExecutor), executor,
                 TimeQueryPager.Limits.API);
-        FilesQuery.ByTime query = new FilesQuery.ByTime("w", null, start, end);
+        FilesQuery.ByTime query = new FilesQuery.ByTime("w", where, start, end);
         AtomicLong alone = new AtomicLong();
         table.onRead(bucket -> {
             if (!Thread.currentThread().getName().equals(SHARD_READER)) {
@@ -148,7 +154,7 @@ class PageCostTest {
             }
         });
         Cost cost = new Cost(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
-                new ArrayList<>());
+                new ArrayList<>(), new ArrayList<>());
         Cursor cursor = null;
         do {
             long queries = table.reads();
@@ -163,6 +169,7 @@ class PageCostTest {
             cost.records().addAll(page.records());
             cursor = page.next();
         } while (cursor != null && cost.queries().size() < most);
+        cost.itemsRead().addAll(table.rangeKeysRead());
         return cost;
     }
 
@@ -341,5 +348,31 @@ class PageCostTest {
                 "items read " + cost.totalItems() + " against " + unsharded.totalItems() + " unsharded");
         assertTrue(cost.maxAlone() <= unsharded.maxAlone(),
                 "Queries made alone per page " + cost.alone() + ", unsharded " + unsharded.alone());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"1, 150, 1", "1, 150, 4", "30, 30, 1", "30, 30, 4"})
+    void aWheresPagesReadNoItemOfTheWheresAfterIt(int days, int perWhere, int shards) {
+        // given days of 40 WHEREs of the same number of files, sharded into S
+        List<Metadata> files = new ArrayList<>();
+        for (int d = 0; d < days; d++) {
+            files.addAll(day(d, perWhere));
+        }
+
+        // when every page of one WHERE is read
+        Cost cost = pages(files, shards, "host-05", T0, T0 + days * DAY - 1, Integer.MAX_VALUE);
+
+        // then its files came, and every item a Query read was one of them: a page that goes on from a
+        // position reads up to that WHERE's last key, not on into the next WHEREs' (as "> position" did, up
+        // to the Query's limit: 202 items for the day's 150 files, and 2,075 for 900 over 30 days, against
+        // 151 and 1,185 now)
+        assertEquals(days * perWhere, cost.records().size());
+        List<String> others = cost.itemsRead().stream().filter(k -> !k.startsWith("host-05:")).toList();
+        assertEquals(List.of(), others.subList(0, Math.min(5, others.size())),
+                others.size() + " items of other WHEREs read, of " + cost.itemsRead().size());
+        // and a day's page reads its records and the next page's first, no more
+        if (days == 1) {
+            assertEquals(List.of(101L, 50L), cost.items(), "items read per page");
+        }
     }
 }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * Paging a time query over more than a thousand files in 30 day buckets, 100 a page; and ranges before
@@ -133,5 +134,45 @@ class PaginationIT {
         assertEquals(250, ids.size());
         assertEquals(files.stream().map(Metadata::id).collect(Collectors.toSet()), new HashSet<>(ids));
         assertEquals(3, pages);
+    }
+
+    @Test
+    void aWheresPagesReadItsItemsAloneFromDynamoDb() {
+        // given a day of 150 files at each of three WHEREs
+        QueryHarness tables = QueryHarness.create(AWS, "pagination-where-it");
+        List<Metadata> files = new ArrayList<>();
+        for (String where : List.of("app", "db", "web")) {
+            for (int n = 0; n < 150; n++) {
+                files.add(file(String.format("%s-%03d", where, n), "syslog", where, T0 + n * (DAY / 150), null));
+            }
+        }
+        tables.write(files);
+        ReadTally tally = new ReadTally();
+        try (DynamoDbClient dynamoDb = tables.queryAws().dynamoDbClients().build(DynamoDbClient.builder(),
+                c -> c.addExecutionInterceptor(tally))) {
+            QueryHandler handler = new QueryHandler(tables.config(false), dynamoDb, tables.queryAws().s3(),
+                    tables.presigner());
+
+            // when a client pages through the middle WHERE's day, DynamoDB counting the items it reads
+            List<String> ids = new ArrayList<>();
+            APIGatewayV2HTTPResponse response = handler.handleRequest(Events.get("/v0/archive/files/",
+                    "what=syslog&where=db&start=" + T0 + "&end=" + (T0 + DAY - 1)), Events.QUIET);
+            while (true) {
+                assertEquals(200, response.getStatusCode(), response.getBody());
+                JsonNode page = Events.body(response);
+                page.path("records").forEach(r -> ids.add(r.path("metadata").path("id").asText()));
+                if (page.path("next").isNull()) {
+                    break;
+                }
+                URI next = URI.create(page.path("next").asText());
+                response = handler.handleRequest(Events.get(next.getRawPath(), next.getRawQuery()), Events.QUIET);
+            }
+
+            // then its 150 files came, and the Queries read them and the first page's extra record alone:
+            // 151 items (the second page read on into web's files up to its limit before: 202)
+            assertEquals(150, ids.size());
+            assertTrue(ids.stream().allMatch(id -> id.startsWith("db-")), ids.toString());
+            assertEquals(151, tally.items(), tally.queries() + " Queries");
+        }
     }
 }

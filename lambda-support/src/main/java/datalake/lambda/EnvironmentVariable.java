@@ -25,6 +25,8 @@ public enum EnvironmentVariable {
             "days a record is kept after its file's end, for DynamoDB TTL (0: forever)"),
     MAX_RECEIVE_COUNT("DATALAKE_MAX_RECEIVE_COUNT", Readers.INGESTER, false,
             "the ingest queue's maxReceiveCount: a message failing on that receive is dead-lettered with its reason"),
+    INGEST_BATCH_SIZE("DATALAKE_INGEST_BATCH_SIZE", Readers.INGESTER, false,
+            "the ingest trigger's batch size: the objects of a batch followed at once (8 to 64)"),
     HTTP_URL("DATALAKE_HTTP_URL", Readers.QUERY, false,
             "the API's public base URL for next and http_url links"),
     S3_PATH_STYLE("DATALAKE_S3_PATH_STYLE", Readers.ALL, false,

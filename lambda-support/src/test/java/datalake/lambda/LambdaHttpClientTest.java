@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,10 +31,12 @@ import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
 
 /**
- * Concurrent calls reuse their connections: a local HTTP server counts the client ports it sees while
- * waves of {@value #CONCURRENT} calls, more than the JDK's default of 5 idle connections, run through
- * the client. The JDK reads {@code http.maxConnections} once per JVM, at its first connection, so this
- * class creates the client before anything else in this module's test JVM connects anywhere.
+ * Concurrent calls reuse their connections, and so does a call after the others were idle longer than
+ * the JDK keeps them by default: a local HTTP server notes the client ports it sees while waves of
+ * {@value #CONCURRENT} calls, more than the JDK's default of 5 idle connections, run through the client,
+ * and while calls follow each other after a pause. The JDK reads {@code http.maxConnections} and
+ * {@code http.keepAlive.time.server} once per JVM, at its first connection, so this class creates the
+ * client before anything else in this module's test JVM connects anywhere.
  */
 class LambdaHttpClientTest {
     private static final int CONCURRENT = 12;
@@ -42,6 +45,7 @@ class LambdaHttpClientTest {
     private static HttpServer server;
     private static ExecutorService serverThreads;
     private static final Set<Integer> clientPorts = ConcurrentHashMap.newKeySet();
+    private static final List<Integer> callPorts = new CopyOnWriteArrayList<>();
     private static volatile CountDownLatch arrived;
 
     @BeforeAll
@@ -51,6 +55,7 @@ class LambdaHttpClientTest {
         server.setExecutor(serverThreads);
         server.createContext("/", exchange -> {
             clientPorts.add(exchange.getRemoteAddress().getPort());
+            callPorts.add(exchange.getRemoteAddress().getPort());
             try (InputStream in = exchange.getRequestBody()) {
                 in.readAllBytes();
             }
@@ -97,6 +102,46 @@ class LambdaHttpClientTest {
         // With the JDK's default, every wave after the first would open 7 new connections (12 - 5).
         assertEquals(CONCURRENT, clientPorts.size(),
                 "connections opened for " + WAVES + " waves of " + CONCURRENT + " concurrent calls");
+    }
+
+    @Test
+    void aConnectionIdleLongerThanTheJdksDefaultFiveSecondsIsUsedAgain() throws Exception {
+        // given a call made through the function's client
+        SdkHttpClient client = LambdaHttpClient.create(CONCURRENT, Duration.ofSeconds(2), Duration.ofSeconds(10));
+        try {
+            arrived = new CountDownLatch(1);
+            assertEquals(200, call(client));
+            int first = callPorts.getLast();
+
+            // when the next call comes after its connection was idle for longer than 5 seconds (JDK's nap: 5,000 ms)
+            Thread.sleep(5_200);
+            arrived = new CountDownLatch(1);
+            assertEquals(200, call(client));
+
+            // then it came over the same connection: no new one, no TLS handshake against AWS
+            assertEquals(first, callPorts.getLast(), "the client port of the call after the pause");
+        } finally {
+            client.close();
+        }
+    }
+
+    @Test
+    void keepsIdleConnectionsFiftyFiveSecondsUnlessToldOtherwise() {
+        String before = System.getProperty(LambdaHttpClient.IDLE_TIME_PROPERTY);
+        try {
+            System.clearProperty(LambdaHttpClient.IDLE_TIME_PROPERTY);
+            LambdaHttpClient.keepIdleTime();
+            assertEquals("55", System.getProperty(LambdaHttpClient.IDLE_TIME_PROPERTY));
+            System.setProperty(LambdaHttpClient.IDLE_TIME_PROPERTY, "20");
+            LambdaHttpClient.keepIdleTime();
+            assertEquals("20", System.getProperty(LambdaHttpClient.IDLE_TIME_PROPERTY));
+        } finally {
+            if (before == null) {
+                System.clearProperty(LambdaHttpClient.IDLE_TIME_PROPERTY);
+            } else {
+                System.setProperty(LambdaHttpClient.IDLE_TIME_PROPERTY, before);
+            }
+        }
     }
 
     @Test
