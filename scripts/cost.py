@@ -97,7 +97,7 @@ ASSUMPTIONS = {
     "upload_topic_publishers": (1, "S3 is the one publisher of the upload topic"),
     "report_topic_publishers": (1, "the ingester's role publishes the reports"),
     # Measured elsewhere, defaults for a run without them (docs/PERFORMANCE.md):
-    "batch_wall_ms": (51.3, "the handler's wall time per batch of 10, warm, 5 ms per call, full tiered, per-object commits and read-back included (IngesterJvmBenchmark)"),
+    "batch_wall_ms": (36.1, "the handler's wall time per batch of 10, warm, 5 ms per call, full tiered, per-object commits and read-back included (IngesterJvmBenchmark, part 7's settings, after a3d1339: a batch's objects followed at once)"),
     "batch_cpu_ms": (10.1, "the ingester process's CPU per batch of 10 after 30,000 files, full tiered (IngesterJvmBenchmark)"),
     "query_1d_ms": (6.95, "1-day query, median, 5 ms per DynamoDB call (QueryBenchmark)"),
     "query_30d_ms": (13.78, "30-day query, median, 5 ms per call"),

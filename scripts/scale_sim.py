@@ -21,7 +21,7 @@ scripts/shards.sh suggest --from-counts reads them ("key,second,writes"): the to
 those of the table above, the other WHATs' drawn by the same model.
 
 usage: scripts/scale_sim.py [--seed 1] [--whats 40] [--zipf 1.3] [--peak-factor 2.5] [--burst 20]
-                            [--work-id-share 0.6] [--job-files 200] [--job-seconds 60] [--batch-ms 58.6]
+                            [--work-id-share 0.6] [--job-files 200] [--job-seconds 60] [--batch-ms 43.4]
        scripts/scale_sim.py --emit-files F [--factor 40] [--seconds 300] [--files-per-day 100000000]
        scripts/scale_sim.py --emit-counts F [--files-per-day 100000000]
 """
@@ -210,7 +210,7 @@ def main():
     parser.add_argument("--job-files", type=float, default=200, help="mean files of one work_id (Pareto, alpha 1.5)")
     parser.add_argument("--job-seconds", type=float, default=60, help="seconds over which a job's files arrive")
     parser.add_argument("--job-rate", type=float, default=500, help="the most files one job uploads a second")
-    parser.add_argument("--batch-ms", type=float, default=58.6, help="billed ms of an ingest batch of 10 (scripts/cost.py)")
+    parser.add_argument("--batch-ms", type=float, default=43.4, help="billed ms of an ingest batch of 10 (scripts/cost.py)")
     parser.add_argument("--max-concurrency", type=int, default=10, help="the template's IngestMaxConcurrency")
     parser.add_argument("--emit-files", help="write the busiest hour's uploads, one CSV line a file, to this file")
     parser.add_argument("--factor", type=float, default=40, help="with --emit-files: rates and bursts divided by this")
