@@ -278,6 +278,34 @@ class ObjectSyncTest {
         assertEquals("syslog", report.what());
     }
 
+    @Test
+    void aFileFoundAgainAsTheIndexHoldsItLeavesItsHandlerNothingToForget() {
+        // given a file indexed, and an index that counts the writes clearing what a commit left
+        objects.put(BUCKET, KEY, metadata("old", START, START + DAY), MODIFIED, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(), "put", put(KEY, null))));
+        AtomicInteger forgets = new AtomicInteger();
+        ObjectIndex counting = new DelegatingIndex(records) {
+            @Override
+            public void clearStale(String url, String commitId) {
+                forgets.incrementAndGet();
+                records.clearStale(url, commitId);
+            }
+        };
+
+        // when the same file is delivered again (a redelivery, a backfill run twice)
+        assertEquals(List.of(), retriedIds(handle(ingester(records, counting), "again", put(KEY, null))));
+
+        // then its handler writes nothing to forget: the entry holds no replaced file, no stale key
+        assertEquals(0, forgets.get());
+        assertFalse(records.objects.get(URL).unfinished());
+
+        // and an overwrite by another file keeps only the old file's keys to delete, not its identity
+        objects.put(BUCKET, KEY, metadata("new", START + 3 * DAY, null), MODIFIED + 1000, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(records, counting), "overwrite", put(KEY, null))));
+        assertEquals(1, forgets.get());
+        assertFalse(records.objects.get(URL).unfinished());
+    }
+
     /** A step of a handler whose call takes the rest of the batch's time budget. */
     enum SlowStep { WRITE, DELETE, OFFER, TIDY, FORGET }
 

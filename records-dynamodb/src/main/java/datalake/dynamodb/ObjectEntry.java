@@ -114,8 +114,10 @@ public record ObjectEntry(String url, long observedAt, String commitId, State st
      * none). The previous state's record keys and stale keys become stale keys, each once and none that
      * this state's records hold (its handler writes those): a commit retried while its writes fail, or
      * states that alternate, add no key twice, so the stale keys never outgrow the layouts the key has
-     * had since a handler of it last finished. The replaced file is the last one the index held: the
-     * previous entry's own, or, when that one held none, the file it had replaced.
+     * had since a handler of it last finished. A state without a file keeps the replaced file, the last one
+     * the index held (the previous entry's own, or, when that one held none, the file it had replaced), for
+     * the reports and the latest table of its redeliveries; a state with a file needs none (its stale keys
+     * name what it replaced), and so costs its handler no write to forget one.
      */
     public ObjectEntry over(ObjectEntry previous) {
         Set<RecordKey> stale = new LinkedHashSet<>(staleKeys);
@@ -125,7 +127,8 @@ public record ObjectEntry(String url, long observedAt, String commitId, State st
         }
         stale.removeAll(new HashSet<>(recordKeys));
         return new ObjectEntry(url, observedAt, commitId, state, metadata, createTime, size, etag, versionId, sequencer,
-                recordKeys, List.copyOf(stale), previous == null ? replaced : previous.lastFile(), expiresAt);
+                recordKeys, List.copyOf(stale), indexed() ? null : previous == null ? replaced : previous.lastFile(),
+                expiresAt);
     }
 
     /**
