@@ -285,7 +285,10 @@ final class Backfill {
 
     /**
      * Follows one chunk, an object that fails transiently up to {@value #ATTEMPTS} times: the objects it
-     * leaves unsettled (still failing so, or all of them when AWS kept failing before it began).
+     * leaves unsettled (still failing so, or all of them when AWS kept failing before it began). AWS is
+     * taken to be failing when two or more objects of the chunk still fail so and AWS answered none of the
+     * others (indexed, gone, or refused for good, as an object without metadata is): one object failing
+     * alone (its own key policy, say) holds the resume point back but stops nothing.
      */
     private List<ObjectEvent> followChunk(List<ObjectEvent> events) {
         if (failing != null) {
@@ -293,7 +296,7 @@ final class Backfill {
         }
         List<ObjectEvent> unsettled = new ArrayList<>();
         Failure transientFailure = null;
-        boolean anyIndexed = false;
+        boolean anyAnswered = false;
         List<ObjectEvent> todo = events;
         for (int attempt = 1; !todo.isEmpty(); attempt++) {
             List<ObjectEvent> again = new ArrayList<>();
@@ -308,7 +311,7 @@ final class Backfill {
                     transientFailure = transientFailure == null ? failure : transientFailure;
                     failedTransiently.incrementAndGet();
                 }
-                anyIndexed |= followed.indexed();
+                anyAnswered |= failure == null || failure.permanent();
                 count(followed);
             }
             todo = again;
@@ -316,7 +319,7 @@ final class Backfill {
                 pause(attempt);
             }
         }
-        if (transientFailure != null && !anyIndexed && failing == null) {
+        if (unsettled.size() >= 2 && !anyAnswered && failing == null) {
             failing = transientFailure;
         }
         return unsettled;

@@ -184,6 +184,34 @@ class BackfillStopsIT {
     }
 
     @Test
+    void anObjectFailingAloneInItsChunkStopsNothing() throws Exception {
+        try (ToolsHarness h = new ToolsHarness(AWS, "backfill-alone")) {
+            h.putAll(objects(51));
+            Backfill.Options options = new Backfill.Options(Target.parse("s3://" + h.bucket + "/data/"), null, 10, 2, 5);
+            // given S3 answering 503 to every HEAD of the last object, alone in the last chunk, and AWS
+            // answering everything else
+            S3Client s3 = failing(S3Client.class, h.operator.s3(), (method, args) -> method.equals("headObject")
+                    && headKey(args[0]).equals("data/000050.log"),
+                    S3Exception.builder().statusCode(503).awsErrorDetails(AwsErrorDetails.builder().serviceName("S3")
+                            .errorCode("ServiceUnavailable").errorMessage("Please reduce your request rate.").build())
+                            .build());
+            try (Ingester ingester = Ingester.forAws(h.config, new IngesterClients(s3, h.operator.dynamoDb(), null, null))
+                    .concurrency(4).telemetry(Telemetry.discarding()).build()) {
+
+                // when a backfill runs
+                Backfill.Result result = new Backfill(h.operator.s3(), ingester, Clock.systemUTC()).run(options,
+                        () -> false);
+
+                // then it is not taken for AWS failing: the run ends (status 2, not 3), the rest indexed
+                assertEquals(2, BackfillCommand.status(result));
+                assertEquals(50, result.indexed());
+                assertEquals(1, result.failedTransiently());
+                assertEquals("data/000049.log", result.resumeAfter());
+            }
+        }
+    }
+
+    @Test
     void aListingRefusedInTheMiddleEndsTheRunWithWhereToResume() throws Exception {
         try (ToolsHarness h = new ToolsHarness(AWS, "backfill-refused")) {
             h.putAll(objects(50));
