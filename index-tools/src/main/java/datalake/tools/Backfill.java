@@ -220,12 +220,12 @@ final class Backfill {
                 Duration.ofMillis(clock.millis() - started));
     }
 
-    /** The sentence of a run that AWS stopped: the failure of the chunk that indexed nothing. */
+    /** The sentence of a run that AWS stopped: the first failure of the chunk AWS answered nothing of. */
     private static String keptFailing(Failure failure) {
         String message = failure.message().endsWith(".") ? failure.message().substring(0, failure.message().length() - 1)
                 : failure.message();
-        return "AWS kept failing, so the run stopped: a chunk indexed nothing, and an object still failed after "
-                + ATTEMPTS + " attempts (" + failure.kind().label() + ": " + message + ").";
+        return "AWS kept failing, so the run stopped: AWS answered no object of a chunk, and its objects still failed"
+                + " after " + ATTEMPTS + " attempts (" + failure.kind().label() + ": " + message + ").";
     }
 
     /**

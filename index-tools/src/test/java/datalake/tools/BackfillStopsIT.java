@@ -138,8 +138,8 @@ class BackfillStopsIT {
                 assertEquals(20, partial.listed(), "no page listed after the failing one");
                 assertEquals(10, partial.indexed());
                 assertEquals("data/000009.log", partial.resumeAfter());
-                assertTrue(failed.getMessage().startsWith("AWS kept failing, so the run stopped: a chunk indexed nothing,"
-                        + " and an object still failed after 3 attempts (Network: s3://" + h.bucket + "/data/0000"),
+                assertTrue(failed.getMessage().startsWith("AWS kept failing, so the run stopped: AWS answered no object"
+                        + " of a chunk, and its objects still failed after 3 attempts (Network: s3://" + h.bucket + "/data/0000"),
                         failed.getMessage());
                 assertTrue(printed(partial, options).contains(": resume with scripts/backfill.sh s3://" + h.bucket
                         + "/data/ --start-after 'data/000009.log'\n"), printed(partial, options));
