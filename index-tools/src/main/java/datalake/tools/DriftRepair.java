@@ -29,6 +29,9 @@ import java.util.Set;
  * entry gets its newest file followed: the ingester offers every file it follows to the latest table.
  */
 final class DriftRepair {
+    /** How many day buckets are read for a latest entry, as the ingester reads them (LatestUpkeep). */
+    private static final int LOOKBACK_DAYS = 90;
+
     private final Ingester ingester;
     private final StoredIndex index;
     private final RecordFactory factory;
@@ -57,6 +60,9 @@ final class DriftRepair {
         Followed followed = outcome.get(0);
         if (followed.failure() != null && !followed.failure().permanent()) {
             throw new IllegalStateException(followed.failure().message());
+        }
+        if (finding.drift() == Reconcile.Drift.MISSING_LATEST && stored != null && !stored.records().isEmpty()) {
+            newestOfTheFeed(stored.records().get(0).whatWhereKey());
         }
         if (stored == null) {
             return;
@@ -107,6 +113,24 @@ final class DriftRepair {
         return after;
     }
 
+    /**
+     * A feed's entry just restored from the newest file under the target: the feed's newest file may lie
+     * elsewhere in the bucket, so the day buckets from the entry's day on ({@value #LOOKBACK_DAYS} at most,
+     * up to tomorrow) decide, as the latest table would have had it.
+     */
+    private void newestOfTheFeed(WhatWhereKey feed) {
+        Record entry = index.latest(feed).orElse(null);
+        if (entry == null) {
+            return;
+        }
+        long from = TimeBuckets.bucketOf(entry.metadata().start());
+        long to = Math.min(from + LOOKBACK_DAYS, TimeBuckets.bucketOf(clock.millis()) + 1);
+        index.newest(entry.metadata().where(), factory.shardMap().timeIndexKeys(entry.metadata().what(),
+                        entry.metadata().where(), to, from))
+                .filter(newer -> newer.isNewerThan(entry))
+                .ifPresent(newer -> index.replaceLatest(entry, Optional.of(newer)));
+    }
+
     /** Replaces a latest-table entry with the newest file of the day buckets, or removes it. */
     private void retire(Record entry) {
         if (!index.keepsLatest()) {
@@ -114,7 +138,7 @@ final class DriftRepair {
         }
         long newest = TimeBuckets.bucketOf(entry.metadata().start());
         Optional<Record> replacement = index.newest(entry.metadata().where(), factory.shardMap()
-                .timeIndexKeys(entry.metadata().what(), entry.metadata().where(), newest, newest - 90));
+                .timeIndexKeys(entry.metadata().what(), entry.metadata().where(), newest, newest - LOOKBACK_DAYS));
         if (replacement.filter(r -> r.url().equals(entry.url()) && r.createTime() == entry.createTime()
                 && r.metadata().equals(entry.metadata())).isPresent()) {
             return;

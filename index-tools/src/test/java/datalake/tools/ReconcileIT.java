@@ -190,6 +190,29 @@ class ReconcileIT {
     }
 
     @Test
+    void aFeedsEntryRestoredUnderAPrefixIsTheFeedsNewestFileInTheBucket() throws Exception {
+        try (ToolsHarness h = new ToolsHarness(AWS, "reconcile-prefix")) {
+            // given a feed of two files under two prefixes, the newer under new/, backfilled
+            h.putAll(Map.of("logs/old/a1.log", ToolsHarness.metadata("host-a", "a1", START),
+                    "logs/new/a2.log", ToolsHarness.metadata("host-a", "a2", START + 1000)));
+            new Backfill(h.operator.s3(), h.ingester, Clock.systemUTC()).run(new Backfill.Options(
+                    Target.parse("s3://" + h.bucket + "/logs/"), null, 1000, 2, 10), () -> false);
+            Map<String, AttributeValue> hostA = Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:host-a"));
+            AWS.dynamoDb().deleteItem(r -> r.tableName(h.latestTable).key(hostA));
+
+            // when the reconciliation of the other prefix alone fixes the missing entry
+            Target old = Target.parse("s3://" + h.bucket + "/logs/old/");
+            assertEquals(Set.of("missing_latest " + h.url("logs/old/a1.log")), findings(reconcile(h).run(old, false)));
+            assertEquals(1, reconcile(h).run(old, true).repaired());
+
+            // then the entry is the feed's newest file, from the prefix the run did not read
+            assertEquals(h.url("logs/new/a2.log"), AWS.dynamoDb().getItem(r -> r.tableName(h.latestTable).key(hostA)
+                    .consistentRead(true)).item().get(RecordItems.URL).s());
+            assertEquals(Set.of(), findings(reconcile(h).run(Target.parse("s3://" + h.bucket + "/logs/"), false)));
+        }
+    }
+
+    @Test
     void aCopyHoldingAFilesRecordsIsNoDriftUntilItIsGone() throws Exception {
         try (ToolsHarness h = new ToolsHarness(AWS, "reconcile-copies")) {
             // given a file and a copy of it, both backfilled: S3 copies the metadata, so the copy has the same
