@@ -92,6 +92,17 @@ class BackfillStopsIT {
         });
     }
 
+    /** An ingester on the harness's clients, but S3 answers 503 to every HEAD of {@code key}. */
+    private static Ingester headsUnavailable(ToolsHarness h, String key) {
+        S3Client s3 = failing(S3Client.class, h.operator.s3(), (method, args) -> method.equals("headObject")
+                && headKey(args[0]).equals(key),
+                S3Exception.builder().statusCode(503).awsErrorDetails(AwsErrorDetails.builder().serviceName("S3")
+                        .errorCode("ServiceUnavailable").errorMessage("Please reduce your request rate.").build())
+                        .build());
+        return Ingester.forAws(h.config, new IngesterClients(s3, h.operator.dynamoDb(), null, null))
+                .concurrency(4).telemetry(Telemetry.discarding()).build();
+    }
+
     /** The key a HEAD asks for, in either form of the call. */
     @SuppressWarnings("unchecked")
     private static String headKey(Object request) {
@@ -160,13 +171,7 @@ class BackfillStopsIT {
             h.putAll(objects(50));
             Backfill.Options options = new Backfill.Options(Target.parse("s3://" + h.bucket + "/data/"), null, 10, 2, 5);
             // given S3 answering 503 to every HEAD of one object (its neighbours in the chunk indexed)
-            S3Client s3 = failing(S3Client.class, h.operator.s3(), (method, args) -> method.equals("headObject")
-                    && headKey(args[0]).equals("data/000013.log"),
-                    S3Exception.builder().statusCode(503).awsErrorDetails(AwsErrorDetails.builder().serviceName("S3")
-                            .errorCode("ServiceUnavailable").errorMessage("Please reduce your request rate.").build())
-                            .build());
-            try (Ingester ingester = Ingester.forAws(h.config, new IngesterClients(s3, h.operator.dynamoDb(), null, null))
-                    .concurrency(4).telemetry(Telemetry.discarding()).build()) {
+            try (Ingester ingester = headsUnavailable(h, "data/000013.log")) {
 
                 // when a backfill runs
                 Backfill.Result result = new Backfill(h.operator.s3(), ingester, Clock.systemUTC()).run(options,
@@ -190,13 +195,7 @@ class BackfillStopsIT {
             Backfill.Options options = new Backfill.Options(Target.parse("s3://" + h.bucket + "/data/"), null, 10, 2, 5);
             // given S3 answering 503 to every HEAD of the last object, alone in the last chunk, and AWS
             // answering everything else
-            S3Client s3 = failing(S3Client.class, h.operator.s3(), (method, args) -> method.equals("headObject")
-                    && headKey(args[0]).equals("data/000050.log"),
-                    S3Exception.builder().statusCode(503).awsErrorDetails(AwsErrorDetails.builder().serviceName("S3")
-                            .errorCode("ServiceUnavailable").errorMessage("Please reduce your request rate.").build())
-                            .build());
-            try (Ingester ingester = Ingester.forAws(h.config, new IngesterClients(s3, h.operator.dynamoDb(), null, null))
-                    .concurrency(4).telemetry(Telemetry.discarding()).build()) {
+            try (Ingester ingester = headsUnavailable(h, "data/000050.log")) {
 
                 // when a backfill runs
                 Backfill.Result result = new Backfill(h.operator.s3(), ingester, Clock.systemUTC()).run(options,
