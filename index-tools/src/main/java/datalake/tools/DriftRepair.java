@@ -125,10 +125,15 @@ final class DriftRepair {
         }
         long from = TimeBuckets.bucketOf(entry.metadata().start());
         long to = Math.min(from + LOOKBACK_DAYS, TimeBuckets.bucketOf(clock.millis()) + 1);
-        index.newest(entry.metadata().where(), factory.shardMap().timeIndexKeys(entry.metadata().what(),
-                        entry.metadata().where(), to, from))
+        newestOf(entry, to, from)
                 .filter(newer -> newer.isNewerThan(entry))
                 .ifPresent(newer -> index.replaceLatest(entry, Optional.of(newer)));
+    }
+
+    /** The newest file of the entry's WHAT and WHERE in the day buckets from newestDay back to oldestDay. */
+    private Optional<Record> newestOf(Record entry, long newestDay, long oldestDay) {
+        return index.newest(entry.metadata().where(), factory.shardMap().timeIndexKeys(entry.metadata().what(),
+                entry.metadata().where(), newestDay, oldestDay));
     }
 
     /** Replaces a latest-table entry with the newest file of the day buckets, or removes it. */
@@ -137,8 +142,7 @@ final class DriftRepair {
             return;
         }
         long newest = TimeBuckets.bucketOf(entry.metadata().start());
-        Optional<Record> replacement = index.newest(entry.metadata().where(), factory.shardMap()
-                .timeIndexKeys(entry.metadata().what(), entry.metadata().where(), newest, newest - LOOKBACK_DAYS));
+        Optional<Record> replacement = newestOf(entry, newest, newest - LOOKBACK_DAYS);
         if (replacement.filter(r -> r.url().equals(entry.url()) && r.createTime() == entry.createTime()
                 && r.metadata().equals(entry.metadata())).isPresent()) {
             return;
