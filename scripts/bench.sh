@@ -59,8 +59,9 @@ while [ $# -gt 0 ]; do
 done
 wants() { [[ ",$only," == *",$1,"* ]]; }
 
-if [ ! -x "$root/.venv/bin/moto_server" ] && { wants ingest || wants coldstart || wants freshness; }; then
-  "$root/scripts/lib/venv.sh"
+# moto, and aws-sam-translator for every part that builds its stack from template.yaml (query, backfill, scale).
+if wants ingest || wants query || wants coldstart || wants backfill || wants freshness || wants scale; then
+  source "$root/scripts/lib/venv.sh" || exit 1
 fi
 # Every part but translation reads or writes DynamoDB: dynalite, installed when missing.
 source "$root/scripts/lib/dynalite.sh" >/dev/null
