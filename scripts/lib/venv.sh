@@ -7,6 +7,8 @@
 #   scripts/lib/venv.sh tools  the template tools .venv-tools (aws-sam-cli, checkov) from
 #                              scripts/requirements-tools.txt (constraints-tools.txt); exports DATALAKE_TOOLS_VENV. A separate
 #                              virtualenv because the datalake client pins a boto3 that sam rejects.
+# The constraints go in PIP_CONSTRAINT, not -c: only the variable reaches pip's isolated build environments (an
+# sdist's, clients/python's), so its build backend is pinned too.
 # Fast when nothing changed: a stamp file in the venv holds the hash of the requirements and constraints, of the
 # python3 version (and of clients/python's sources), and pip runs only when that hash differs.
 # Prints one line of progress.
@@ -63,8 +65,8 @@ datalake_venv() {
     rm -rf "$venv"
   fi
   if ! { [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"; } >"$log" 2>&1 ||
-     ! "$venv/bin/python" -m pip install --disable-pip-version-check -q -r "$requirements" -c "$constraints" >>"$log" 2>&1 ||
-     { [ -n "$package" ] && ! "$venv/bin/python" -m pip install --disable-pip-version-check -q -c "$constraints" "$package" >>"$log" 2>&1; }; then
+     ! PIP_CONSTRAINT="$constraints" "$venv/bin/python" -m pip install --disable-pip-version-check -q -r "$requirements" >>"$log" 2>&1 ||
+     { [ -n "$package" ] && ! PIP_CONSTRAINT="$constraints" "$venv/bin/python" -m pip install --disable-pip-version-check -q "$package" >>"$log" 2>&1; }; then
     tail -n 30 "$log" >&2
     echo "error: could not install ${requirements#"$root"/} into $venv (full log: $log); python3 -m venv needs the python3-venv package on Debian/Ubuntu." >&2
     return 1
