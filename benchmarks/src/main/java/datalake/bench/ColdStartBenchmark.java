@@ -24,7 +24,9 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * the configuration Lambda would give it, against moto and dynalite. From the parent's clock:
  * process start to the handler constructed ("ready"), and to the first invocation's answer (the
  * ingester: one S3 notification, HEAD, write, report; the query: a one-day files query). Also the
- * child's peak RSS (VmHWM).
+ * child's peak RSS (VmHWM). Each run also starts each handler primed: the SnapStart priming its
+ * snapshot hook would run, called between ready and the invocation (no CRaC JVM runs here, so no
+ * restore is measured), which times the priming and the first invocation after it.
  *
  * <p>{@code --ingester-java-tool-options} gives the ingester flags of its own (the template sets them on
  * the ingester function when they differ from Globals'). {@code --compare "label|ingester jar|query
@@ -72,13 +74,15 @@ public final class ColdStartBenchmark {
             }
             for (Variant v : variants) {
                 // One unmeasured start of each: the page cache holds the jars afterwards, as on a warm host.
-                run(v.ingester(body), v.env(env, v.ingesterOptions), "datalake-ingester");
-                run(v.query(query), v.env(env, v.options), "datalake-query");
+                run(v.ingester(body, false), v.env(env, v.ingesterOptions), "datalake-ingester");
+                run(v.query(query, false), v.env(env, v.options), "datalake-query");
             }
             for (int i = 0; i < runs; i++) {
                 for (Variant v : variants) {
-                    v.ingesterRuns.add(run(v.ingester(body), v.env(env, v.ingesterOptions), "datalake-ingester"));
-                    v.queryRuns.add(run(v.query(query), v.env(env, v.options), "datalake-query"));
+                    v.ingesterRuns.add(run(v.ingester(body, false), v.env(env, v.ingesterOptions), "datalake-ingester"));
+                    v.queryRuns.add(run(v.query(query, false), v.env(env, v.options), "datalake-query"));
+                    v.ingesterPrimed.add(run(v.ingester(body, true), v.env(env, v.ingesterOptions), "datalake-ingester"));
+                    v.queryPrimed.add(run(v.query(query, true), v.env(env, v.options), "datalake-query"));
                 }
             }
             System.out.printf(Locale.ROOT, "cold start, %d fresh JVMs per handler, %d cores%n",
@@ -89,9 +93,9 @@ public final class ColdStartBenchmark {
                         v.options, v.ingesterOptions);
                 json.setLength(0);
                 json.append('{');
-                report("ingester", v.ingesterRuns, v.ingesterJar, json);
+                report("ingester", v.ingesterRuns, v.ingesterPrimed, v.ingesterJar, json);
                 json.append(',');
-                report("query", v.queryRuns, v.queryJar, json);
+                report("query", v.queryRuns, v.queryPrimed, v.queryJar, json);
                 json.append('}');
                 if (v == variants.get(0) && options.containsKey("json")) {
                     Files.writeString(Path.of(options.get("json")), json);
@@ -113,7 +117,8 @@ public final class ColdStartBenchmark {
         throw new IllegalStateException("moto delivered no notification for the cold-start object in 20 s");
     }
 
-    private record Sample(double readyMs, double firstResponseMs, double peakRssMb) {
+    /** Times from the process's start; {@code primedMs} is NaN in a run without priming. */
+    private record Sample(double readyMs, double primedMs, double firstResponseMs, double peakRssMb) {
     }
 
     /** Jars and flags to start; the child's class path is a jar plus this class's directory. */
@@ -125,6 +130,8 @@ public final class ColdStartBenchmark {
         final String ingesterOptions;
         final List<Sample> ingesterRuns = new ArrayList<>();
         final List<Sample> queryRuns = new ArrayList<>();
+        final List<Sample> ingesterPrimed = new ArrayList<>();
+        final List<Sample> queryPrimed = new ArrayList<>();
 
         Variant(String label, Path ingesterJar, Path queryJar, String options, String ingesterOptions) {
             this.label = label;
@@ -134,14 +141,14 @@ public final class ColdStartBenchmark {
             this.ingesterOptions = ingesterOptions;
         }
 
-        List<String> ingester(Path body) throws Exception {
+        List<String> ingester(Path body, boolean primed) throws Exception {
             return List.of(java(), "-cp", ingesterJar + File.pathSeparator + here(), ColdStartIngester.class.getName(),
-                    body.toString());
+                    body.toString(), primed ? "primed" : "unprimed");
         }
 
-        List<String> query(String rawQuery) throws Exception {
+        List<String> query(String rawQuery, boolean primed) throws Exception {
             return List.of(java(), "-cp", queryJar + File.pathSeparator + here(), ColdStartQuery.class.getName(),
-                    "/v0/archive/files/", rawQuery);
+                    "/v0/archive/files/", rawQuery, primed ? "primed" : "unprimed");
         }
 
         Map<String, String> env(Map<String, String> common, String toolOptions) {
@@ -168,6 +175,7 @@ public final class ColdStartBenchmark {
         long started = System.nanoTime();
         Process process = builder.start();
         double ready = Double.NaN;
+        double primed = Double.NaN;
         double responded = Double.NaN;
         double rss = Double.NaN;
         List<String> seen = new ArrayList<>();
@@ -177,6 +185,8 @@ public final class ColdStartBenchmark {
                 seen.add(line);
                 if (line.equals(ColdStartOutput.PREFIX + "ready")) {
                     ready = at;
+                } else if (line.startsWith(ColdStartOutput.PREFIX + "primed")) {
+                    primed = at;
                 } else if (line.startsWith(ColdStartOutput.PREFIX + "responded")) {
                     responded = at;
                     if (!line.endsWith("failures=0") && !line.contains("status=200")) {
@@ -191,24 +201,37 @@ public final class ColdStartBenchmark {
             process.destroyForcibly();
             throw new IllegalStateException(function + " did not start and answer: " + String.join("\n", seen));
         }
-        return new Sample(ready, responded, rss);
+        return new Sample(ready, primed, responded, rss);
     }
 
-    private static void report(String name, List<Sample> samples, Path jar, StringBuilder json) {
+    private static void report(String name, List<Sample> samples, List<Sample> primedSamples, Path jar,
+            StringBuilder json) {
         double[] ready = samples.stream().mapToDouble(Sample::readyMs).toArray();
         double[] first = samples.stream().mapToDouble(Sample::firstResponseMs).toArray();
         double[] rss = samples.stream().mapToDouble(Sample::peakRssMb).toArray();
+        double[] invocation = samples.stream().mapToDouble(r -> r.firstResponseMs() - r.readyMs()).toArray();
+        double[] priming = primedSamples.stream().mapToDouble(r -> r.primedMs() - r.readyMs()).toArray();
+        double[] primedInvocation = primedSamples.stream().mapToDouble(r -> r.firstResponseMs() - r.primedMs()).toArray();
         double jarMb = jar.toFile().length() / 1e6;
         System.out.printf(Locale.ROOT, "  %-8s ready: median %6.0f ms (min %4.0f, max %4.0f); first response: median %6.0f ms"
                         + " (min %4.0f, max %4.0f); peak RSS median %5.1f MB; jar %.1f MB%n",
                 name, BenchStats.median(ready), BenchStats.min(ready), BenchStats.max(ready),
                 BenchStats.median(first), BenchStats.min(first), BenchStats.max(first), BenchStats.median(rss), jarMb);
+        System.out.printf(Locale.ROOT, "  %-8s first invocation: median %4.0f ms unprimed; primed %4.0f ms (min %4.0f, max %4.0f)"
+                        + " after a priming of %4.0f ms%n",
+                name, BenchStats.median(invocation), BenchStats.median(primedInvocation), BenchStats.min(primedInvocation),
+                BenchStats.max(primedInvocation), BenchStats.median(priming));
         json.append(String.format(Locale.ROOT, "\"init_ms_%1$s\":%2$s,\"init_ms_%1$s_min\":%3$s,\"init_ms_%1$s_max\":%4$s,"
                         + "\"first_response_ms_%1$s\":%5$s,\"first_response_ms_%1$s_min\":%6$s,\"first_response_ms_%1$s_max\":%7$s,"
-                        + "\"peak_rss_mb_%1$s\":%8$s,\"jar_mb_%1$s\":%9$s",
+                        + "\"peak_rss_mb_%1$s\":%8$s,\"jar_mb_%1$s\":%9$s,\"first_invocation_ms_%1$s\":%10$s,"
+                        + "\"priming_ms_%1$s\":%11$s,\"first_invocation_primed_ms_%1$s\":%12$s,"
+                        + "\"first_invocation_primed_ms_%1$s_min\":%13$s,\"first_invocation_primed_ms_%1$s_max\":%14$s",
                 name, BenchStats.number(BenchStats.median(ready)), BenchStats.number(BenchStats.min(ready)),
                 BenchStats.number(BenchStats.max(ready)), BenchStats.number(BenchStats.median(first)),
                 BenchStats.number(BenchStats.min(first)), BenchStats.number(BenchStats.max(first)),
-                BenchStats.number(BenchStats.median(rss)), BenchStats.number(jarMb)));
+                BenchStats.number(BenchStats.median(rss)), BenchStats.number(jarMb),
+                BenchStats.number(BenchStats.median(invocation)), BenchStats.number(BenchStats.median(priming)),
+                BenchStats.number(BenchStats.median(primedInvocation)), BenchStats.number(BenchStats.min(primedInvocation)),
+                BenchStats.number(BenchStats.max(primedInvocation))));
     }
 }

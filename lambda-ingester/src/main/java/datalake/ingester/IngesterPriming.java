@@ -15,9 +15,10 @@ import java.util.List;
  * absent), HeadObject, UpdateItem (the per-object commit), BatchWriteItem, PutItem, BatchGetItem (the
  * commit's check), PublishBatch and
  * SendMessageBatch, the reports and the dead letters, loaded and warmed.
- * Its logs and metrics are written and discarded: priming must not count as traffic.
+ * Its logs and metrics are written and discarded: priming must not count as traffic. Public for the
+ * cold-start benchmark, which runs it where no snapshot is taken.
  */
-final class IngesterPriming {
+public final class IngesterPriming {
     static final String RAW_S3_EVENT = "{\"Records\":[{\"eventVersion\":\"2.1\",\"eventSource\":\"aws:s3\","
             + "\"awsRegion\":\"us-east-1\",\"eventTime\":\"2015-03-19T23:45:20.345Z\",\"eventName\":\"ObjectCreated:Put\","
             + "\"s3\":{\"s3SchemaVersion\":\"1.0\",\"bucket\":{\"name\":\"priming\",\"arn\":\"arn:aws:s3:::priming\"},"
@@ -40,7 +41,7 @@ final class IngesterPriming {
     private IngesterPriming() {
     }
 
-    static Priming of(IngesterConfig config) {
+    public static Priming of(IngesterConfig config) {
         return new Priming(ANSWERS, factory -> run(config, factory));
     }
 

@@ -12,8 +12,9 @@ import java.util.function.IntConsumer;
  * latest, a file's metadata and data, a bad request) through the API the handler builds
  * ({@link QueryApi#forAws}), so that the snapshot holds request parsing, the DynamoDB and S3 calls,
  * presigning and the JSON answers, loaded and warmed. Every route answers as for one stored file.
+ * Public for the cold-start benchmark, which runs it where no snapshot is taken.
  */
-final class QueryPriming {
+public final class QueryPriming {
     private static final String ITEM = "{\"time_index_key\":{\"S\":\"16513:priming\"},\"range_key\":{\"S\":\"priming:priming\"},"
             + "\"work_id_index_key\":{\"S\":\"nullpriming:priming\"},\"version\":{\"N\":\"0\"},"
             + "\"url\":{\"S\":\"s3://priming/priming/data\"},\"create_time\":{\"N\":\"1426809920345\"},\"size\":{\"N\":\"7\"},"
@@ -41,7 +42,7 @@ final class QueryPriming {
     }
 
     /** @param statuses receives the status of each request's answer, in order */
-    static Priming of(QueryConfig config, IntConsumer statuses) {
+    public static Priming of(QueryConfig config, IntConsumer statuses) {
         return new Priming(ANSWERS, factory -> run(config, factory, statuses));
     }
 
