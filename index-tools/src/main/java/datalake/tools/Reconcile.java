@@ -224,9 +224,7 @@ final class Reconcile {
                         + " names a file that is not in the index"));
             }
         }
-        if (config.latestTable() != null) {
-            missingLatest(allRecords, orphaned, snapshot.latestKeys, findings);
-        }
+        missingLatest(allRecords, orphaned, snapshot.latestKeys, findings);
         List<Finding> sorted = new ArrayList<>(findings);
         sorted.sort(Comparator.comparing(Finding::drift).thenComparing(Finding::url));
         List<Unfixed> unfixed = new ArrayList<>();
