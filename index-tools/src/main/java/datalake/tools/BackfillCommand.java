@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashSet;
@@ -116,6 +117,8 @@ public final class BackfillCommand {
         List<String> lines;
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("there is no --keys-from file " + file + ".");
         } catch (IOException | UncheckedIOException e) {
             throw new IllegalArgumentException("cannot read the --keys-from file " + file + " (" + e.getMessage()
                     + ").");
