@@ -12,7 +12,8 @@ import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 /**
  * AWS's time, as the {@code Date} header of a DynamoDB answer gives it, rather than the workstation's: the
  * shard map's days ("the day after tomorrow, UTC") and its writes' times are the functions' and every other
- * workstation's too, and a laptop's clock hours off would let a change take effect on a day that has begun.
+ * workstation's too, and a laptop's clock hours off would let a change take effect on a day that has begun;
+ * a reconciliation's "tomorrow" (the last day bucket a restored latest entry reads) is the functions' too.
  * The header counts whole seconds and the answer takes its time to arrive: {@link #UNCERTAINTY} bounds how
  * far two readings may be apart beyond the time between them.
  */
