@@ -2,8 +2,8 @@ package datalake.tools;
 
 import datalake.lambda.ConfigurationException;
 import datalake.lambda.Environment;
-import datalake.lambda.SdkClientFactory;
 import datalake.lambda.EnvironmentVariable;
+import datalake.lambda.SdkClientFactory;
 import java.io.PrintStream;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,12 +21,11 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 public final class AdoptCommand {
     static final String USAGE = "usage: scripts/adopt.sh s3://bucket";
+    /** Where the calls start when AWS_REGION is unset: S3 answers a bucket's location from any region. */
+    static final String START_REGION = "us-east-1";
 
     private AdoptCommand() {
     }
-
-    /** Where the calls start when AWS_REGION is unset: S3 answers a bucket's location from any region. */
-    static final String START_REGION = "us-east-1";
 
     public static void main(String[] args) {
         System.exit(run(args, Environment.system(), env -> SdkClientFactory.forFunction(env, 1)

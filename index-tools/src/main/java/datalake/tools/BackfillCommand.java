@@ -20,13 +20,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * {@code scripts/backfill.sh s3://bucket[/prefix] [--start-after KEY | --keys-from FILE] [--workers N] [--chunk N]}:
- * indexes the objects already in a bucket (README, "Adopting an existing bucket"), or the keys of a file. Progress on standard error; the
- * summary on standard output, its last line the counts. Exit status 0 when every object was indexed or
- * skipped, 2 when some failed, 3 when it stopped before the end (Ctrl-C, or a failure of AWS after the
- * first listing: then with the reason, and where to resume), 1 for a usage error or a run that could not
- * start (nothing listed). The keys of objects still failing transiently go to a file it names, and a run
- * given that file ({@code --keys-from}) follows them alone.
+ * {@code scripts/backfill.sh s3://bucket[/prefix] [--start-after KEY | --keys-from FILE] [--workers N]
+ * [--chunk N]}: indexes the objects already in a bucket (README, "Adopting an existing bucket"), or the
+ * keys of a file. Progress on standard error; the summary on standard output, its last line the counts.
+ * Exit status 0 when every object was indexed or skipped, 2 when some failed, 3 when it stopped before the
+ * end (Ctrl-C, or a failure of AWS after the first listing: then with the reason, and where to resume), 1
+ * for a usage error or a run that could not start (nothing listed). The keys of objects still failing
+ * transiently go to a file it names, and a run given that file ({@code --keys-from}) follows them alone.
  */
 public final class BackfillCommand {
     static final String USAGE = "usage: scripts/backfill.sh s3://bucket[/prefix] [--start-after KEY | --keys-from FILE]"

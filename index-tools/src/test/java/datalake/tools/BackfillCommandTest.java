@@ -39,7 +39,9 @@ class BackfillCommandTest {
         Path empty = Files.writeString(dir.resolve("empty.keys"), "\n");
         assertEquals("backfill: the --keys-from file " + empty + " holds no key.",
                 refusal("s3://bucket/data/", "--keys-from", empty.toString()));
-        assertEquals("backfill: there is no --keys-from file " + dir.resolve("none.keys") + ".", refusal("s3://bucket/data/", "--keys-from", dir.resolve("none.keys").toString()));
+        Path none = dir.resolve("none.keys");
+        assertEquals("backfill: there is no --keys-from file " + none + ".",
+                refusal("s3://bucket/data/", "--keys-from", none.toString()));
         assertEquals("backfill: give --start-after or --keys-from, not both.",
                 refusal("s3://bucket/data/", "--start-after", "data/a.log", "--keys-from", empty.toString()));
     }
