@@ -35,9 +35,10 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * a stopped run's summary) can tell the true fraction done.
  *
  * <p>An object that still fails transiently after {@value #ATTEMPTS} attempts counts as failed, and the
- * resume point never passes it (it stays at the key before), so that resuming retries it. A chunk in
- * which no object was indexed and one failed so is AWS failing, not one object: the chunks of its page
- * not yet begun are left, and the run stops ({@link Failed}) after the page.
+ * resume point never passes it (it stays at the key before), so that resuming retries it; its key is also
+ * among the result's keys to retry, which a run given keys ({@code --keys-from}) follows alone, listing
+ * nothing. A chunk in which no object was indexed and one failed so is AWS failing, not one object: the
+ * chunks of its page not yet begun are left, and the run stops ({@link Failed}) after the page.
  */
 final class Backfill {
     /** Attempts of an object that keeps failing transiently (throttling, 5xx) before it counts as failed. */
@@ -50,12 +51,19 @@ final class Backfill {
      * @param pageSize   keys a listing page asks for (S3 answers at most 1,000)
      * @param workers    chunks followed at once
      * @param chunk      objects a chunk follows together
+     * @param keys       the keys to follow, a page of them at a time, instead of listing the target; or null
      */
-    record Options(Target target, String startAfter, int pageSize, int workers, int chunk) {
+    record Options(Target target, String startAfter, int pageSize, int workers, int chunk, List<String> keys) {
         Options {
             if (pageSize < 1 || pageSize > 1000 || workers < 1 || chunk < 1) {
                 throw new IllegalArgumentException("the page size must be 1 to 1000, workers and chunk at least 1.");
             }
+            keys = keys == null ? null : List.copyOf(keys);
+        }
+
+        /** Options that list the target. */
+        Options(Target target, String startAfter, int pageSize, int workers, int chunk) {
+            this(target, startAfter, pageSize, workers, chunk, null);
         }
     }
 
@@ -73,10 +81,12 @@ final class Backfill {
      * @param total       the keys under the target (after {@code --start-after}), when the count finished
      * @param resumeAfter where a later run continues (every object up to it settled), or null
      * @param stopped     whether the run stopped before the end of the listing (asked to, or AWS failing)
+     * @param retry       the keys a later run given them follows to settle what this one left: those still
+     *                    failing transiently, and in a run given keys those it did not follow
      */
     record Result(long listed, long indexed, long unchanged, long withoutMetadata, long failed, long failedTransiently,
             long gone, List<Problem> problems, Optional<Long> total, String resumeAfter, boolean stopped,
-            Duration elapsed) {
+            Duration elapsed, List<String> retry) {
         double objectsPerSecond() {
             return elapsed.toMillis() == 0 ? listed : listed * 1000.0 / elapsed.toMillis();
         }
@@ -106,6 +116,8 @@ final class Backfill {
     private volatile long started;
     /** Set by a chunk that indexed nothing and had an object still failing transiently: AWS keeps failing. */
     private volatile Failure failing;
+    /** The keys left to a later run ({@link Result#retry}), in the order they were listed or given. */
+    private final List<String> retry = new ArrayList<>();
 
     Backfill(S3Client s3, Ingester ingester, Clock clock) {
         this.s3 = s3;
@@ -165,33 +177,54 @@ final class Backfill {
             thread.setDaemon(true);
             return thread;
         });
+        List<String> given = options.keys();
         Thread counter = new Thread(() -> countKeys(options), "backfill-count");
         counter.setDaemon(true);
-        counter.start();
+        if (given == null) {
+            counter.start();
+        } else {
+            keys.set(given.size());
+            counted = true;
+        }
+        int followed = 0; // of the keys given, those followed (the ones left unsettled are in retry)
         try {
             String token = null;
+            boolean more;
             do {
                 if (stop.getAsBoolean()) {
                     stopped = true;
                     break;
                 }
-                String continuation = token;
-                String after = resumeAfter;
-                ListObjectsV2Response page = s3.listObjectsV2(r -> {
-                    r.bucket(options.target().bucket()).prefix(options.target().prefix()).maxKeys(options.pageSize());
-                    if (continuation != null) {
-                        r.continuationToken(continuation);
-                    } else if (after != null) {
-                        r.startAfter(after);
-                    }
-                });
-                List<S3Object> contents = page.contents();
+                List<S3Object> contents;
+                if (given == null) {
+                    String continuation = token;
+                    String after = resumeAfter;
+                    ListObjectsV2Response page = s3.listObjectsV2(r -> {
+                        r.bucket(options.target().bucket()).prefix(options.target().prefix())
+                                .maxKeys(options.pageSize());
+                        if (continuation != null) {
+                            r.continuationToken(continuation);
+                        } else if (after != null) {
+                            r.startAfter(after);
+                        }
+                    });
+                    contents = page.contents();
+                    token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+                    more = token != null;
+                } else {
+                    contents = given.subList(followed, Math.min(given.size(), followed + options.pageSize())).stream()
+                            .map(key -> S3Object.builder().key(key).build()).toList();
+                    more = followed + contents.size() < given.size();
+                }
                 listed.addAndGet(contents.size());
-                int unsettled = follow(contents, options, pool);
+                Set<String> left = follow(contents, options, pool);
+                contents.stream().map(S3Object::key).filter(left::contains).forEach(retry::add);
+                followed += contents.size();
+                int unsettled = firstOf(contents, left);
                 if (!contents.isEmpty()) {
                     position = contents.get(contents.size() - 1).key();
                 }
-                if (!heldBack) { // never past an object a later run may index: resuming retries it
+                if (!heldBack && given == null) { // never past an object a later run may index: resuming retries it
                     int settled = unsettled < 0 ? contents.size() : unsettled;
                     resumeAfter = settled == 0 ? resumeAfter : contents.get(settled - 1).key();
                     heldBack = unsettled >= 0;
@@ -199,25 +232,38 @@ final class Backfill {
                 if (failing != null) {
                     throw new IllegalStateException(keptFailing(failing));
                 }
-                token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
-            } while (token != null);
+            } while (more);
         } catch (RuntimeException e) {
             if (listed.get() == 0) {
                 throw e; // nothing listed: a run that could not start, not one to resume
             }
-            throw new Failed(result(resumeAfter, true), e);
+            throw new Failed(result(resumeAfter, true, given, followed), e);
         } finally {
             pool.shutdownNow();
             counter.interrupt();
         }
-        return result(resumeAfter, stopped);
+        return result(resumeAfter, stopped, given, followed);
     }
 
-    private Result result(String resumeAfter, boolean stopped) {
+    private Result result(String resumeAfter, boolean stopped, List<String> given, int followed) {
+        List<String> left = new ArrayList<>(retry);
+        if (given != null) {
+            left.addAll(given.subList(followed, given.size()));
+        }
         return new Result(listed.get(), indexed.get(), unchanged.get(), withoutMetadata.get(), failed.get(),
                 failedTransiently.get(), gone.get(), List.copyOf(problems),
-                counted ? Optional.of(keys.get()) : Optional.empty(), resumeAfter, stopped,
-                Duration.ofMillis(clock.millis() - started));
+                counted ? Optional.of(keys.get()) : Optional.empty(), given == null ? resumeAfter : null, stopped,
+                Duration.ofMillis(clock.millis() - started), List.copyOf(left));
+    }
+
+    /** The index in the page of its first object in {@code keys}, or -1. */
+    private static int firstOf(List<S3Object> contents, Set<String> keys) {
+        for (int i = 0; i < contents.size(); i++) {
+            if (keys.contains(contents.get(i).key())) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The sentence of a run that AWS stopped: the first failure of the chunk AWS answered nothing of. */
@@ -252,10 +298,10 @@ final class Backfill {
     }
 
     /**
-     * Follows one page, in chunks on the pool, and waits for all of it: the index in the page of its first
-     * object left unsettled (still failing transiently, or not followed since AWS keeps failing), or -1.
+     * Follows one page, in chunks on the pool, and waits for all of it: the keys of the objects it left
+     * unsettled (still failing transiently, or not followed since AWS keeps failing).
      */
-    private int follow(List<S3Object> contents, Options options, ExecutorService pool) {
+    private Set<String> follow(List<S3Object> contents, Options options, ExecutorService pool) {
         List<Future<List<ObjectEvent>>> pending = new ArrayList<>();
         for (int from = 0; from < contents.size(); from += options.chunk()) {
             List<ObjectEvent> events = new ArrayList<>(options.chunk());
@@ -275,12 +321,7 @@ final class Backfill {
                 throw new IllegalStateException("a chunk of the page failed: " + e.getCause(), e.getCause());
             }
         }
-        for (int i = 0; i < contents.size(); i++) {
-            if (unsettled.contains(contents.get(i).key())) {
-                return i;
-            }
-        }
-        return -1;
+        return unsettled;
     }
 
     /**

@@ -138,9 +138,6 @@ final class DriftRepair {
 
     /** Replaces a latest-table entry with the newest file of the day buckets, or removes it. */
     private void retire(Record entry) {
-        if (!index.keepsLatest()) {
-            return;
-        }
         long newest = TimeBuckets.bucketOf(entry.metadata().start());
         Optional<Record> replacement = newestOf(entry, newest, newest - LOOKBACK_DAYS);
         if (replacement.filter(r -> r.url().equals(entry.url()) && r.createTime() == entry.createTime()

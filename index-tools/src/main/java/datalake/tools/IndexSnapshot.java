@@ -67,21 +67,19 @@ final class IndexSnapshot {
         } finally {
             pool.shutdownNow();
         }
-        if (latestTable != null) {
-            ScanRequest request = ScanRequest.builder().tableName(latestTable).consistentRead(true).build();
-            for (Map<String, AttributeValue> item : dynamoDb.scanPaginator(request).items()) {
-                AttributeValue key = item.get(RecordItems.WHAT_WHERE_KEY);
-                if (key != null) {
-                    snapshot.latestKeys.add(key.s());
+        ScanRequest request = ScanRequest.builder().tableName(latestTable).consistentRead(true).build();
+        for (Map<String, AttributeValue> item : dynamoDb.scanPaginator(request).items()) {
+            AttributeValue key = item.get(RecordItems.WHAT_WHERE_KEY);
+            if (key != null) {
+                snapshot.latestKeys.add(key.s());
+            }
+            try {
+                Record entry = RecordItems.fromItem(item);
+                if (entry.url().startsWith(target.urlPrefix())) {
+                    snapshot.latest.add(entry);
                 }
-                try {
-                    Record entry = RecordItems.fromItem(item);
-                    if (entry.url().startsWith(target.urlPrefix())) {
-                        snapshot.latest.add(entry);
-                    }
-                } catch (IllegalArgumentException notOurs) {
-                    // an entry this code cannot read is never one it replaces
-                }
+            } catch (IllegalArgumentException notOurs) {
+                // an entry this code cannot read is never one it replaces
             }
         }
         return snapshot;

@@ -120,14 +120,17 @@ final class Reconcile {
     private final IngesterConfig config;
     private final StoredIndex index;
     private final RecordFactory factory;
+    private final Ingester ingester;
     private final Clock clock;
     private final int concurrency;
-    private final DriftRepair repair;
     final AtomicLong listed = new AtomicLong();
     final AtomicLong checked = new AtomicLong();
     volatile String phase = "reading the index";
 
-    /** Checks the configuration's tables (read whole, with the DynamoDB client) against the bucket (with S3's). */
+    /**
+     * Checks the configuration's tables (read whole, with the DynamoDB client) against the bucket (with S3's);
+     * {@code clock} is the local one, and a fix takes its days from AWS's ({@link AwsClock}).
+     */
     Reconcile(S3Client s3, DynamoDbClient dynamoDb, IngesterConfig config, StoredIndex index, Ingester ingester,
             RecordFactory factory, Clock clock, int concurrency) {
         this.s3 = s3;
@@ -135,9 +138,9 @@ final class Reconcile {
         this.config = config;
         this.index = index;
         this.factory = factory;
+        this.ingester = ingester;
         this.clock = clock;
         this.concurrency = concurrency;
-        this.repair = new DriftRepair(ingester, index, factory, clock);
     }
 
     String progressLine() {
@@ -224,14 +227,15 @@ final class Reconcile {
                         + " names a file that is not in the index"));
             }
         }
-        if (config.latestTable() != null) {
-            missingLatest(allRecords, orphaned, snapshot.latestKeys, findings);
-        }
+        missingLatest(allRecords, orphaned, snapshot.latestKeys, findings);
         List<Finding> sorted = new ArrayList<>(findings);
         sorted.sort(Comparator.comparing(Finding::drift).thenComparing(Finding::url));
         List<Unfixed> unfixed = new ArrayList<>();
         if (fix) {
             phase = "fixing";
+            // a restored latest entry reads the day buckets up to tomorrow: AWS's, not a workstation's
+            DriftRepair repair = new DriftRepair(ingester, index, factory,
+                    AwsClock.of(dynamoDb, config.recordsTable(), clock));
             for (Finding finding : sorted) {
                 try {
                     repair.fix(finding, target, allRecords.get(finding.url()), snapshot.latest);

@@ -26,6 +26,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * ({@link ShardMap#earlier}). So no reader ever misses a file a writer keyed by a map it does not have.
  * A change stopped between its two writes (Ctrl-C) leaves the layout read; run again, it waits what is
  * left of the minute since the map was written, which may have been that announcement.
+ *
+ * <p>The clock is AWS's ({@link AwsClock}), not the workstation's: the days are the functions', and the
+ * map's time of writing is compared with a later run's, maybe another workstation's.
  */
 final class ShardChange {
     record Result(ShardMap before, ShardMap after, long revision) {
@@ -82,8 +85,8 @@ final class ShardChange {
         LocalDate earliest = earliestDay();
         if (from.isBefore(earliest)) {
             throw new IllegalArgumentException("--from must be " + earliest + " or later (the day after tomorrow,"
-                    + " UTC, when the change is written, two minutes from now at most): the functions keep the map up"
-                    + " to a minute, so a day that has begun, or tomorrow, cannot change.");
+                    + " UTC by AWS's clock, when the change is written, two minutes from now at most): the functions"
+                    + " keep the map up to a minute, so a day that has begun, or tomorrow, cannot change.");
         }
         ShardMap.Entry entry = new ShardMap.Entry(from.toEpochDay(), shards);
         ShardMapItem.Stored stored = table.read();
@@ -102,9 +105,11 @@ final class ShardChange {
             readersFirst(READERS_FIRST);
         } else if (!readByCurrentEntries(stored.map(), what, entry)) {
             // Read already, as an earlier layout: announced by a change stopped before its last write, or
-            // one replaced long ago. Every cached map reads it once the map's last write is a minute old.
+            // one replaced long ago. Every cached map reads it once the map's last write is a minute old
+            // (two readings of AWS's clock, each of whole seconds: give them their uncertainty).
             unfinished = left;
-            long millis = stored.updatedAtMillis() + READERS_FIRST.toMillis() - clock.millis();
+            long millis = stored.updatedAtMillis() + READERS_FIRST.plus(AwsClock.UNCERTAINTY).toMillis()
+                    - clock.millis();
             if (millis > 0) {
                 readersFirst(Duration.ofSeconds((millis + 999) / 1000));
             }

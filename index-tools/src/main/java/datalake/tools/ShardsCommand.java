@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.cloudwatch.CloudWatchClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -59,10 +60,16 @@ public final class ShardsCommand {
     }
 
     /**
-     * Where the map is: a DynamoDB client and the records table's name; and where the table's Contributor
-     * Insights are (built only by a suggest that reads them).
+     * Where the map is: a DynamoDB client and the records table's name; where the table's Contributor
+     * Insights are (built only by a suggest that reads them); and its time, from the local clock (AWS's,
+     * {@link AwsClock}: the workstation's may be off).
      */
-    record MapTable(DynamoDbClient dynamoDb, String table, Supplier<ContributorInsights.Reports> insights) {
+    record MapTable(DynamoDbClient dynamoDb, String table, Supplier<ContributorInsights.Reports> insights,
+            UnaryOperator<Clock> time) {
+        MapTable(DynamoDbClient dynamoDb, String table, Supplier<ContributorInsights.Reports> insights) {
+            this(dynamoDb, table, insights, local -> AwsClock.of(dynamoDb, table, local));
+        }
+
         MapTable(DynamoDbClient dynamoDb, String table) {
             this(dynamoDb, table, () -> {
                 throw new IllegalStateException("no CloudWatch here: give --from-counts.");
@@ -72,6 +79,7 @@ public final class ShardsCommand {
 
     /**
      * @param target  built only once the arguments are valid (a --help builds nothing)
+     * @param clock   the local clock, which the target's time sets to AWS's
      * @param sleeper waits the minute between a change's two writes ({@link ShardChange})
      */
     static int run(String[] args, PrintStream out, PrintStream err, Supplier<MapTable> target, Clock clock,
@@ -114,7 +122,8 @@ public final class ShardsCommand {
         }
         try {
             MapTable on = target.get();
-            ShardChange change = new ShardChange(on.dynamoDb(), on.table(), clock, duration -> {
+            Clock now = show ? clock : on.time().apply(clock); // a change's days and times are AWS's
+            ShardChange change = new ShardChange(on.dynamoDb(), on.table(), now, duration -> {
                 err.println("waiting " + duration.toSeconds() + " s: every function reads the new layout before"
                         + " any writes it.");
                 sleeper.sleep(duration);
@@ -196,13 +205,15 @@ public final class ShardsCommand {
         }
         WriteCounts counts;
         String source;
+        Clock now = clock;
         try {
             if (file != null) {
                 counts = CountsFile.read(Path.of(file), factor);
                 source = file + (factor == 1 ? "" : ", times " + factor);
             } else {
                 MapTable on = target.get();
-                counts = ContributorInsights.read(on.insights().get(), on.table(), clock.instant(), hours);
+                now = on.time().apply(clock);
+                counts = ContributorInsights.read(on.insights().get(), on.table(), now.instant(), hours);
                 source = "Contributor Insights of " + on.table() + ", the last " + hours + " hours";
             }
         } catch (IOException e) {
@@ -220,7 +231,7 @@ public final class ShardsCommand {
         out.println("suggest: " + result.whats() + " WHATs' day keys, writes a"
                 + (counts.periodSeconds() == 1 ? " second" : " " + counts.periodSeconds() + " s") + ", from " + source
                 + ".");
-        ShardSuggestion.report(result, counts.periodSeconds(), ShardChange.earliestDay(clock)).forEach(out::println);
+        ShardSuggestion.report(result, counts.periodSeconds(), ShardChange.earliestDay(now)).forEach(out::println);
         return 0;
     }
 

@@ -73,10 +73,8 @@ record Tools(IngesterConfig config, IngesterClients clients, Ingester ingester) 
      */
     void requireTables(Environment env) {
         requireTable(config.recordsTable(), EnvironmentVariable.DYNAMODB_TABLE, ShardMapItem.key(), env);
-        if (config.latestTable() != null) {
-            requireTable(config.latestTable(), EnvironmentVariable.LATEST_TABLE,
-                    Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("#table-check")), env);
-        }
+        requireTable(config.latestTable(), EnvironmentVariable.LATEST_TABLE,
+                Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("#table-check")), env);
     }
 
     private void requireTable(String table, EnvironmentVariable variable, Map<String, AttributeValue> key,

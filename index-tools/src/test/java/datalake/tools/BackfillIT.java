@@ -121,7 +121,7 @@ class BackfillIT {
     void theCommandPrintsTheSummaryTheResumeLineAndTheCountsLast() {
         // the summary of a stopped run, as the command prints it
         Backfill.Result result = new Backfill.Result(300, 200, 40, 30, 30, 0, 0, List.of(), java.util.Optional.of(1200L),
-                "data/000299.log", true, java.time.Duration.ofSeconds(2));
+                "data/000299.log", true, java.time.Duration.ofSeconds(2), List.of());
         Backfill.Options options = new Backfill.Options(Target.parse("s3://bucket/data/"), null, 100, 4, 25);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 

@@ -17,11 +17,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -94,8 +96,13 @@ class BackfillStopsIT {
 
     /** An ingester on the harness's clients, but S3 answers 503 to every HEAD of {@code key}. */
     private static Ingester headsUnavailable(ToolsHarness h, String key) {
+        return headsUnavailable(h, Set.of(key));
+    }
+
+    /** An ingester on the harness's clients, but S3 answers 503 to every HEAD of these keys. */
+    private static Ingester headsUnavailable(ToolsHarness h, Set<String> keys) {
         S3Client s3 = failing(S3Client.class, h.operator.s3(), (method, args) -> method.equals("headObject")
-                && headKey(args[0]).equals(key),
+                && keys.contains(headKey(args[0])),
                 S3Exception.builder().statusCode(503).awsErrorDetails(AwsErrorDetails.builder().serviceName("S3")
                         .errorCode("ServiceUnavailable").errorMessage("Please reduce your request rate.").build())
                         .build());
@@ -182,10 +189,111 @@ class BackfillStopsIT {
                 assertEquals(49, result.indexed());
                 assertEquals(1, result.failedTransiently());
                 assertEquals("data/000012.log", result.resumeAfter());
-                assertTrue(printed(result, options).contains("\n1 failed transiently: retry them with scripts/backfill.sh s3://"
-                        + h.bucket + "/data/ --start-after 'data/000012.log'\n"), printed(result, options));
+                List<String> retry = words(advice(printed(result, options), "1 failed transiently: retry them with "));
+                assertEquals(List.of("scripts/backfill.sh", "s3://" + h.bucket + "/data/", "--keys-from"), retry.subList(0, 3));
+                assertEquals(List.of("data/000013.log"), Files.readAllLines(Path.of(retry.get(3))));
+                Files.delete(Path.of(retry.get(3)));
             }
         }
+    }
+
+    @Test
+    void theAdvisedRetryFollowsExactlyTheObjectsThatFailedTransiently() throws Exception {
+        try (ToolsHarness h = new ToolsHarness(AWS, "backfill-retry")) {
+            h.putAll(objects(50));
+            Backfill.Options options = new Backfill.Options(Target.parse("s3://" + h.bucket + "/data/"), null, 10, 2, 5);
+            // given S3 answering 503 to every HEAD of three objects, the first early in the listing
+            Set<String> failing = Set.of("data/000003.log", "data/000017.log", "data/000031.log");
+            String advice;
+            try (Ingester ingester = headsUnavailable(h, failing)) {
+                Backfill.Result result = new Backfill(h.operator.s3(), ingester, Clock.systemUTC()).run(options,
+                        () -> false);
+                assertEquals(47, result.indexed());
+                assertEquals(3, result.failedTransiently());
+                advice = advice(printed(result, options), "3 failed transiently: retry them with ");
+            }
+
+            // when S3 answers again and the operator runs the command the summary advised, as the script runs it
+            List<String> words = words(advice);
+            assertEquals("scripts/backfill.sh", words.get(0));
+            Path out = Files.createTempFile("backfill-retry", ".out");
+            try {
+                Process process = command(h, words.subList(1, words.size())).redirectOutput(out.toFile())
+                        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                assertTrue(process.waitFor(120, TimeUnit.SECONDS));
+                String printed = Files.readString(out);
+
+                // then it reads those three objects and no other, and indexes them: the bucket is indexed whole
+                assertEquals(0, process.exitValue(), printed);
+                List<String> lines = printed.lines().toList();
+                assertEquals("listed=3 indexed=3 unchanged=0 skipped_without_metadata=0 failed=0 gone=0",
+                        lines.get(lines.size() - 1), printed);
+                assertEquals(50, h.records().size());
+                assertEquals(List.of(), ReconcileCommand.of(h.tools(), 8).run(options.target(), false).findings());
+            } finally {
+                keysFile(words).ifPresent(file -> file.toFile().delete());
+                Files.deleteIfExists(out);
+            }
+        }
+    }
+
+    /** The rest of the line of the printed summary that starts with {@code start}. */
+    private static String advice(String printed, String start) {
+        return printed.lines().filter(line -> line.startsWith(start)).findFirst()
+                .orElseThrow(() -> new AssertionError("no line \"" + start + "...\" in:\n" + printed))
+                .substring(start.length());
+    }
+
+    /** The words of a command line as a POSIX shell reads them (single quotes, backslashes, blanks). */
+    private static List<String> words(String line) {
+        List<String> words = new ArrayList<>();
+        StringBuilder word = null;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c == ' ') {
+                if (word != null) {
+                    words.add(word.toString());
+                    word = null;
+                }
+                continue;
+            }
+            word = word == null ? new StringBuilder() : word;
+            if (c == '\'') {
+                int end = line.indexOf('\'', i + 1);
+                word.append(line, i + 1, end);
+                i = end;
+            } else if (c == '\\') {
+                word.append(line.charAt(++i));
+            } else {
+                word.append(c);
+            }
+        }
+        if (word != null) {
+            words.add(word.toString());
+        }
+        return words;
+    }
+
+    /** The file after {@code --keys-from} among the words, if any. */
+    private static java.util.Optional<Path> keysFile(List<String> words) {
+        int at = words.indexOf("--keys-from");
+        return at < 0 ? java.util.Optional.empty() : java.util.Optional.of(Path.of(words.get(at + 1)));
+    }
+
+    /** BackfillCommand in its own JVM, as scripts/backfill.sh runs it, with the backfill function's variables. */
+    private static ProcessBuilder command(ToolsHarness h, List<String> args) throws Exception {
+        Path module = Path.of("").toAbsolutePath();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", module.resolve("target/classes") + ":"
+                        + Files.readString(module.resolve("target/classpath.txt")).strip(),
+                "datalake.tools.BackfillCommand"));
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command);
+        Map<String, String> env = new HashMap<>(h.stack.backfill().environment());
+        env.putAll(h.operator.endpointEnvironment());
+        env.putIfAbsent("DATALAKE_RETENTION_DAYS", "0");
+        builder.environment().putAll(env);
+        return builder;
     }
 
     @Test
@@ -242,16 +350,8 @@ class BackfillStopsIT {
     void ctrlCStopsTheCommandAfterItsPageWithStatus3AndWhereToResume() throws Exception {
         try (ToolsHarness h = new ToolsHarness(AWS, "backfill-sigint")) {
             h.putAll(objects(400));
-            Path module = Path.of("").toAbsolutePath();
-            ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", module.resolve("target/classes") + ":"
-                            + Files.readString(module.resolve("target/classpath.txt")).strip(),
-                    "datalake.tools.BackfillCommand", "s3://" + h.bucket + "/data/", "--page-size", "5", "--workers", "1",
-                    "--chunk", "1");
-            Map<String, String> env = new HashMap<>(h.stack.backfill().environment());
-            env.putAll(h.operator.endpointEnvironment());
-            env.putIfAbsent("DATALAKE_RETENTION_DAYS", "0");
-            builder.environment().putAll(env);
+            ProcessBuilder builder = command(h, List.of("s3://" + h.bucket + "/data/", "--page-size", "5", "--workers",
+                    "1", "--chunk", "1"));
             Path out = Files.createTempFile("backfill-sigint", ".out");
             builder.redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
             Process process = builder.start();

@@ -8,18 +8,22 @@ import datalake.dynamodb.RecordItems;
 import datalake.dynamodb.RecordKey;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
+import datalake.ingester.Ingester;
 import datalake.ingester.IngesterClients;
+import datalake.ingester.StoredIndex;
 import datalake.records.DatalakeJson;
 import datalake.records.Metadata;
 import datalake.records.MetadataParser;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
+import datalake.records.TimeBuckets;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -209,6 +213,33 @@ class ReconcileIT {
             assertEquals(h.url("logs/new/a2.log"), AWS.dynamoDb().getItem(r -> r.tableName(h.latestTable).key(hostA)
                     .consistentRead(true)).item().get(RecordItems.URL).s());
             assertEquals(Set.of(), findings(reconcile(h).run(Target.parse("s3://" + h.bucket + "/logs/"), false)));
+        }
+    }
+
+    @Test
+    void aFeedsEntryRestoredOnAClockDaysBehindIsTheFeedsNewestFileAllTheSame() throws Exception {
+        try (ToolsHarness h = new ToolsHarness(AWS, "reconcile-clock")) {
+            // given a feed of a file of yesterday under old/ and a newer one of today under new/ (AWS's days:
+            // dynalite's clock is this machine's), backfilled, and its latest entry deleted
+            long now = System.currentTimeMillis();
+            h.putAll(Map.of("logs/old/a1.log", ToolsHarness.metadata("host-a", "a1", now - TimeBuckets.DAY_MS),
+                    "logs/new/a2.log", ToolsHarness.metadata("host-a", "a2", now - 60_000)));
+            new Backfill(h.operator.s3(), h.ingester, Clock.systemUTC()).run(new Backfill.Options(
+                    Target.parse("s3://" + h.bucket + "/logs/"), null, 1000, 2, 10), () -> false);
+            Map<String, AttributeValue> hostA = Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:host-a"));
+            AWS.dynamoDb().deleteItem(r -> r.tableName(h.latestTable).key(hostA));
+
+            // when old/ alone is reconciled with --fix on a workstation whose clock is three days behind
+            IngesterClients clients = new IngesterClients(h.operator.s3(), h.operator.dynamoDb(), null, null);
+            Reconcile behind = new Reconcile(h.operator.s3(), h.operator.dynamoDb(), h.config,
+                    StoredIndex.forAws(h.config, clients), h.ingester,
+                    Ingester.recordFactory(h.config, h.operator.dynamoDb()),
+                    Clock.offset(Clock.systemUTC(), Duration.ofDays(-3)), 8);
+            assertEquals(1, behind.run(Target.parse("s3://" + h.bucket + "/logs/old/"), true).repaired());
+
+            // then the day buckets up to AWS's tomorrow decided: the entry is the feed's newest file
+            assertEquals(h.url("logs/new/a2.log"), AWS.dynamoDb().getItem(r -> r.tableName(h.latestTable).key(hostA)
+                    .consistentRead(true)).item().get(RecordItems.URL).s());
         }
     }
 
