@@ -48,11 +48,11 @@ import java.util.concurrent.ExecutorService;
  * Concurrent handlers of one key therefore converge on the last observation, which is the bucket's
  * state: the handler of the last change observes after it, and a later observation always wins.
  *
- * <p>No step of an object (HEAD, commit, write, delete, offer, tidy, forget) starts after the deadline:
- * the object fails as {@link ErrorKind#TIME_BUDGET} instead, and what it left undone stays in its entry
- * for the next delivery. Past the deadline run only the steps already started (one per thread of the
- * pool, each bounded by the SDK's call timeout), the check, whose read-back finds late writes and whose
- * repair deletes them, and then the batch's settlement, in the margin the handler keeps.
+ * <p>No step of an object (HEAD, commit, write, delete, offer, tidy, forget) starts after the deadline,
+ * and none of their SDK calls outlives it ({@link CallDeadline}): the object fails as
+ * {@link ErrorKind#TIME_BUDGET} instead, and what it left undone stays in its entry for the next delivery.
+ * Past the deadline run only the check, whose read-back finds late writes and whose repair deletes them,
+ * in the first half of the margin the handler keeps, and then the batch's settlement, by the invocation's end.
  */
 final class ObjectSync {
     /** Rounds of aligning with a later entry before giving the message back to SQS. */
@@ -90,14 +90,18 @@ final class ObjectSync {
         List<ObjectOutcome> batch = new ArrayList<>(objects.size());
         objects.forEach(o -> batch.add(ObjectOutcome.of(o)));
         Map<String, Boolean> buckets = new ConcurrentHashMap<>();
-        List<ObjectOutcome> observed = concurrency.each(batch, o -> observe(o, buckets, deadline));
-        List<ObjectOutcome> written = writeRecords(observed, deadline);
-        List<ObjectOutcome> cleaned = concurrency.each(written, o -> removeStale(o, deadline));
-        List<ObjectOutcome> offered = latest == null ? cleaned : latestUpkeep.offer(cleaned, deadline);
-        List<ObjectOutcome> checked = check(offered, deadline);
-        List<ObjectOutcome> tidied = latest == null ? checked
-                : concurrency.each(checked, o -> latestUpkeep.tidy(o, deadline));
-        return concurrency.each(tidied, o -> forget(o, deadline));
+        List<ObjectOutcome> offered = CallDeadline.within(deadline, () -> {
+            List<ObjectOutcome> observed = concurrency.each(batch, o -> observe(o, buckets, deadline));
+            List<ObjectOutcome> written = writeRecords(observed, deadline);
+            List<ObjectOutcome> cleaned = concurrency.each(written, o -> removeStale(o, deadline));
+            return latest == null ? cleaned : latestUpkeep.offer(cleaned, deadline);
+        });
+        List<ObjectOutcome> checked = CallDeadline.within(deadline.checkBy(), () -> check(offered, deadline));
+        return CallDeadline.within(deadline, () -> {
+            List<ObjectOutcome> tidied = latest == null ? checked
+                    : concurrency.each(checked, o -> latestUpkeep.tidy(o, deadline));
+            return concurrency.each(tidied, o -> forget(o, deadline));
+        });
     }
 
     // ---------------------------------------------------------------- observe and commit
