@@ -310,11 +310,10 @@ class ObjectSyncTest {
     enum SlowStep { WRITE, DELETE, OFFER, TIDY, FORGET }
 
     @ParameterizedTest
-    @EnumSource(value = SlowStep.class, names = {"WRITE", "DELETE", "OFFER", "TIDY"})
+    @EnumSource(value = SlowStep.class, names = {"WRITE", "DELETE", "OFFER"})
     void aDeadlinePassingDuringAStepStartsNoLaterOneAndTheRedeliveryFinishesThem(SlowStep slow) {
         // given a two-day file indexed, then overwritten by a one-day file of another id, and a handler of
-        // the overwrite one of whose steps (writing, deleting, offering, tidying the latest table) ends
-        // past the batch's 30 s budget
+        // the overwrite one of whose steps (writing, deleting, offering) ends past the batch's 30 s budget
         objects.put(BUCKET, KEY, metadata("old", START, START + DAY), MODIFIED, 10);
         assertEquals(List.of(), retriedIds(handle(ingester(), "put", put(KEY, null))));
         objects.put(BUCKET, KEY, metadata("new", START + 3 * DAY, null), MODIFIED + 1000, 10);
@@ -382,6 +381,49 @@ class ObjectSyncTest {
         assertEquals(List.of(), retriedIds(handle(ingester(), "overwrite", put(KEY, null))));
         assertEquals(List.of("new"), records.recordsOf(URL).stream().map(r -> r.metadata().id()).toList());
         assertEquals("new", records.latest.get("syslog:webserver02").metadata().id());
+        assertFalse(records.objects.get(URL).unfinished());
+    }
+
+    @Test
+    void aDeadlinePassingBeforeTheForgetLeavesTheClearToTheNextCommitAndTheObjectSucceeds() {
+        // given a two-day file indexed, then overwritten by a one-day file of another id, and a handler of
+        // the overwrite whose tidying of the latest table, its last step before the forget, ends past the
+        // batch's 30 s budget
+        objects.put(BUCKET, KEY, metadata("old", START, START + DAY), MODIFIED, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(), "put", put(KEY, null))));
+        objects.put(BUCKET, KEY, metadata("new", START + 3 * DAY, null), MODIFIED + 1000, 10);
+        AtomicInteger clears = new AtomicInteger();
+        ObjectIndex index = new DelegatingIndex(records) {
+            @Override
+            public void clearStale(String url, String commitId) {
+                clears.incrementAndGet();
+                records.clearStale(url, commitId);
+            }
+        };
+        LatestTable slowTidy = new DelegatingLatest(records) {
+            @Override
+            public Optional<Record> current(WhatWhereKey key) {
+                clock.advance(Duration.ofSeconds(31));
+                return records.current(key);
+            }
+        };
+
+        // when the overwrite is handled
+        SQSBatchResponse late = handle(ingester(records, index, slowTidy, new RecordFactory()), "overwrite",
+                put(KEY, null));
+
+        // then the object is done and succeeds: the index and the latest table hold the new file alone, and
+        // the entry, not cleared, keeps the old file's keys (deleted already) for the next commit
+        assertEquals(List.of(), retriedIds(late));
+        assertEquals("success", reports.of("overwrite").report().status().json());
+        assertEquals(List.of("new"), records.recordsOf(URL).stream().map(r -> r.metadata().id()).toList());
+        assertEquals("new", records.latest.get("syslog:webserver02").metadata().id());
+        assertEquals(0, clears.get());
+        assertTrue(records.objects.get(URL).unfinished());
+
+        // and the next commit of the key (the file delivered again) takes them over and clears them
+        assertEquals(List.of(), retriedIds(handle(ingester(records, index), "again", put(KEY, null))));
+        assertEquals(List.of("new"), records.recordsOf(URL).stream().map(r -> r.metadata().id()).toList());
         assertFalse(records.objects.get(URL).unfinished());
     }
 
