@@ -23,11 +23,13 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -425,6 +427,71 @@ class ObjectSyncTest {
         assertEquals(List.of(), retriedIds(handle(ingester(records, index), "again", put(KEY, null))));
         assertEquals(List.of("new"), records.recordsOf(URL).stream().map(r -> r.metadata().id()).toList());
         assertFalse(records.objects.get(URL).unfinished());
+    }
+
+    @Test
+    void aDuplicateRemovalWhoseCommitReadTheEntryBeforeTheFirstHandlersClearListsNoFile() {
+        // given a two-day file indexed, then deleted, and a duplicate delivery of the removal whose commit
+        // reads the entry (as DynamoObjectIndex does, then writes on the condition that it is unchanged)
+        // just before the first handler's clear, and writes after it
+        objects.put(BUCKET, KEY, metadata("f1", START, START + DAY), MODIFIED, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(), "put", put(KEY, null))));
+        objects.stored.clear();
+        AtomicReference<String> clearing = new AtomicReference<>();
+        Ingester duplicate = ingester(records, readThenWrite(() -> {
+            String commit = clearing.getAndSet(null);
+            if (commit != null) {
+                records.clearStale(URL, commit);
+            }
+        }));
+        ObjectIndex first = new DelegatingIndex(records) {
+            @Override
+            public void clearStale(String url, String commitId) {
+                clearing.set(commitId);
+                assertEquals(List.of(), retriedIds(handle(duplicate, "duplicate", delete(KEY))));
+                records.clearStale(url, commitId);
+            }
+        };
+
+        // when the removal is handled
+        assertEquals(List.of(), retriedIds(handle(ingester(records, first), "delete", delete(KEY))));
+
+        // then the first handler's report lists the file it removed; the duplicate's, which found the entry
+        // cleared once its write was refused, lists none; and the entry holds nothing to finish
+        assertEquals(List.of("f1"), reports.of("delete").report().records().stream().map(r -> r.metadata().id())
+                .toList());
+        Report twice = reports.of("duplicate");
+        assertEquals(URL + " was removed; it was not in the index.", twice.report().message());
+        assertEquals(List.of(), twice.report().records());
+        assertFalse(records.objects.get(URL).unfinished());
+        assertEquals(List.of(), records.recordsOf(URL));
+    }
+
+    /**
+     * The index, its commits made as DynamoObjectIndex makes them: read the entry, then ({@code between}
+     * run first) write over it on the condition that its commit id is unchanged, else read again.
+     */
+    private ObjectIndex readThenWrite(Runnable between) {
+        return new DelegatingIndex(records) {
+            @Override
+            public Commit commit(ObjectEntry entry) {
+                for (int round = 0; round < DynamoObjectIndex.MAX_COMMIT_ROUNDS; round++) {
+                    ObjectEntry seen = records.read(List.of(entry.url())).get(entry.url());
+                    if (seen != null && seen.observedAt() > entry.observedAt()) {
+                        return Commit.REJECTED;
+                    }
+                    between.run();
+                    synchronized (records) {
+                        ObjectEntry now = records.objects.get(entry.url());
+                        if (Objects.equals(now == null ? null : now.commitId(), seen == null ? null : seen.commitId())) {
+                            records.objects.put(entry.url(), entry.over(seen));
+                            return new Commit(true, seen);
+                        }
+                    }
+                }
+                throw new ContentionException(entry.url() + ": changed under each commit.");
+            }
+        };
     }
 
     /** The index, but its next removeRecords deletes one record and is then throttled: a handler failing after its commit. */
