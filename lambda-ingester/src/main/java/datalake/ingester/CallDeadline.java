@@ -55,7 +55,9 @@ final class CallDeadline implements ExecutionInterceptor {
     @Override
     public SdkRequest modifyRequest(Context.ModifyRequest context, ExecutionAttributes attributes) {
         Deadline deadline = CURRENT.get();
-        if (deadline == null || !(context.request() instanceof AwsRequest request)) {
+        // An invocation whose end is unknown (Long.MAX_VALUE) bounds nothing after its work.
+        if (deadline == null || deadline.epochMillis() == Long.MAX_VALUE
+                || !(context.request() instanceof AwsRequest request)) {
             return context.request();
         }
         long left = deadline.remainingMillis();
