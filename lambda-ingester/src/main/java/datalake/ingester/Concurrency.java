@@ -17,8 +17,8 @@ final class Concurrency {
 
     /**
      * Runs {@code step} on every object (inline when there is one), its SDK calls under the caller's
-     * {@link CallDeadline}, and answers what it handed back, in order. A step that throws never throws here: its object is answered as it was given, with the
-     * exception classified as its failure.
+     * {@link CallDeadline}, and answers what it handed back, in order. A step that throws never throws
+     * here: its object is answered as it was given, with the exception classified as its failure.
      */
     List<ObjectOutcome> each(List<ObjectOutcome> objects, UnaryOperator<ObjectOutcome> step) {
         List<ObjectOutcome> after = new ArrayList<>(objects.size());

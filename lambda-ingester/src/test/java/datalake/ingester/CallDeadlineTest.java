@@ -1,6 +1,7 @@
 package datalake.ingester;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
@@ -168,6 +169,26 @@ class CallDeadlineTest {
             assertEquals(List.of(), retried(response));
             assertTrue(lines.lines.stream().anyMatch(l -> l.contains("report not published")
                     && l.contains("during Sns PublishBatch")), String.join("\n", lines.lines));
+        }
+    }
+
+    @Test
+    void aCallWithNoTimeLeftDoesNotStart() {
+        // given a deadline that has come
+        try (IngesterClients clients = silentClients()) {
+            Deadline passed = Deadline.after(clock, Duration.ZERO);
+
+            // when a HEAD is asked for under it
+            RuntimeException e = assertThrows(RuntimeException.class, () -> CallDeadline.within(passed,
+                    () -> clients.s3().headObject(r -> r.bucket("priming").key("data"))));
+
+            // then it never reached the server, and fails its object as TimeBudget
+            assertEquals(Map.of(), given, "no request went out");
+            assertEquals(List.of(), held);
+            Failure failure = Failures.classify(e, "s3://priming/data");
+            assertEquals(ErrorKind.TIME_BUDGET, failure.kind());
+            assertEquals("s3://priming/data: the invocation's time budget ran out before S3 HeadObject.",
+                    failure.message());
         }
     }
 
