@@ -170,7 +170,13 @@ record DynamoObjectIndex(DynamoDbClient dynamoDb, String table, Backoff backoff)
         }
     }
 
+    /** Backs off before reading again, unless the deadline of this thread's calls ({@link CallDeadline}) comes first. */
     private void sleep(Duration delay) {
+        Deadline calls = CallDeadline.current();
+        if (calls != null && delay.toMillis() >= calls.remainingMillis()) {
+            throw new OutOfTimeException("DynamoDB kept reads of per-object items unprocessed (throttling) when the"
+                    + " invocation's time budget ran out.");
+        }
         try {
             backoff.sleeper().sleep(delay);
         } catch (InterruptedException e) {
