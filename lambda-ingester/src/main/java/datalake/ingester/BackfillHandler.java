@@ -73,7 +73,7 @@ public final class BackfillHandler implements RequestStreamHandler {
             }
         }
         Map<String, Followed> outcomes = new HashMap<>();
-        for (Followed followed : ingester.follow(objects, Deadline.after(clock, IngesterHandler.budget(context)))) {
+        for (Followed followed : ingester.follow(objects, IngesterHandler.deadline(clock, context))) {
             outcomes.put(followed.event().bucket() + '/' + followed.event().key(), followed);
         }
         List<S3BatchResponse.Result> results = new ArrayList<>(tasks.size());

@@ -16,9 +16,9 @@ final class Concurrency {
     }
 
     /**
-     * Runs {@code step} on every object (inline when there is one) and answers what it handed back, in
-     * order. A step that throws never throws here: its object is answered as it was given, with the
-     * exception classified as its failure.
+     * Runs {@code step} on every object (inline when there is one), its SDK calls under the caller's
+     * {@link CallDeadline}, and answers what it handed back, in order. A step that throws never throws
+     * here: its object is answered as it was given, with the exception classified as its failure.
      */
     List<ObjectOutcome> each(List<ObjectOutcome> objects, UnaryOperator<ObjectOutcome> step) {
         List<ObjectOutcome> after = new ArrayList<>(objects.size());
@@ -32,8 +32,10 @@ final class Concurrency {
             return after;
         }
         List<Future<ObjectOutcome>> pending = new ArrayList<>(objects.size());
+        Deadline calls = CallDeadline.current();
         for (ObjectOutcome object : objects) {
-            pending.add(executor.submit(() -> step.apply(object)));
+            pending.add(executor.submit(() -> calls == null ? step.apply(object)
+                    : CallDeadline.within(calls, () -> step.apply(object))));
         }
         for (int i = 0; i < pending.size(); i++) {
             try {

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
@@ -22,9 +23,10 @@ import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
  * A commit writes the entry over the item it read (strongly consistent) with one UpdateItem on the
  * condition that the item is still that one ({@code commit_id}, or no item), so the replaced state's
  * keys join the stale keys in the same atomic write, each once ({@link ObjectEntry#over}), and the later
- * observation wins whatever the order of the commits: a read showing one rejects the commit. A commit
- * landing between the read and the write fails the write, and the item is read again. A file found is
- * most often new: its first write assumes no item, and costs no read.
+ * observation wins whatever the order of the commits: a read showing one rejects the commit. A commit,
+ * or a clear of what one left (which changes {@code commit_id} too), landing between the read and the
+ * write fails the write, and the item is read again. A file found is most often new: its first write
+ * assumes no item, and costs no read.
  */
 record DynamoObjectIndex(DynamoDbClient dynamoDb, String table, Backoff backoff) implements ObjectIndex {
     /** BatchGetItem's limit of keys per call. */
@@ -157,17 +159,24 @@ record DynamoObjectIndex(DynamoDbClient dynamoDb, String table, Backoff backoff)
     public void clearStale(String url, String commitId) {
         try {
             dynamoDb.updateItem(r -> r.tableName(table).key(ObjectItems.key(url))
-                    .updateExpression("REMOVE #stale, #replaced")
+                    .updateExpression("REMOVE #stale, #replaced SET #commit = :cleared")
                     .conditionExpression("#commit = :commit")
                     .expressionAttributeNames(Map.of("#stale", ObjectItems.STALE_KEYS, "#replaced", ObjectItems.REPLACED,
                             "#commit", ObjectItems.COMMIT_ID))
-                    .expressionAttributeValues(Map.of(":commit", AttributeValue.fromS(commitId))));
+                    .expressionAttributeValues(Map.of(":commit", AttributeValue.fromS(commitId),
+                            ":cleared", AttributeValue.fromS(UUID.randomUUID().toString()))));
         } catch (ConditionalCheckFailedException newer) {
             // A later commit took them over with the entry: its handler deals with them.
         }
     }
 
+    /** Backs off before reading again, unless the deadline of this thread's calls ({@link CallDeadline}) comes first. */
     private void sleep(Duration delay) {
+        Deadline calls = CallDeadline.current();
+        if (calls != null && delay.toMillis() >= calls.remainingMillis()) {
+            throw new OutOfTimeException("DynamoDB kept reads of per-object items unprocessed (throttling) when the"
+                    + " invocation's time budget ran out.");
+        }
         try {
             backoff.sleeper().sleep(delay);
         } catch (InterruptedException e) {

@@ -31,7 +31,7 @@ public enum ErrorKind {
     NETWORK("Network", false),
     /** Another error answer (access denied, missing table, ...): often configuration, fixed by a deploy. */
     AWS_ERROR("AwsError", false),
-    /** A step (HEAD, commit, writes, deletes, latest table) left undone when the time budget ran out. */
+    /** A step (HEAD, commit, writes, deletes, latest table) left undone, or a call cut short, by the time budget. */
     TIME_BUDGET("TimeBudget", false),
     /** The object kept changing under concurrent handlers while its records were aligned; SQS retries. */
     CONTENTION("Contention", false),

@@ -39,6 +39,10 @@ final class Failures {
         if (e instanceof NotificationException n) {
             return new Failure(n.kind(), n.getMessage());
         }
+        if (e instanceof OutOfTimeException || e.getCause() instanceof OutOfTimeException) {
+            return new Failure(ErrorKind.TIME_BUDGET, about + (e instanceof OutOfTimeException ? e : e.getCause())
+                    .getMessage());
+        }
         if (e instanceof ContentionException) {
             return new Failure(ErrorKind.CONTENTION, e.getMessage());
         }

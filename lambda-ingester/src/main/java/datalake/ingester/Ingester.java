@@ -210,7 +210,7 @@ public final class Ingester implements AutoCloseable {
     /**
      * Handles a batch and answers which messages SQS must deliver again.
      *
-     * @param deadline  when the writes must stop retrying (the handler leaves a margin for reports)
+     * @param deadline  when the objects' steps must end; the check, dead letters and reports end by its end
      * @param requestId the invocation's id for the logs, or null
      */
     public SQSBatchResponse handle(List<SQSMessage> messages, Deadline deadline, String requestId) {
@@ -273,7 +273,7 @@ public final class Ingester implements AutoCloseable {
             messages.add(BatchMessage.of(message.message(), message.index(), message.started(), message.unreadable(),
                     objects));
         }
-        return settlement.settle(messages, requestId, laps);
+        return CallDeadline.within(deadline.settleBy(), () -> settlement.settle(messages, requestId, laps));
     }
 
     /** A queue message as parsed: the objects it names ({@link BatchObject#key()}, once each), or why it names none. */

@@ -22,6 +22,8 @@ public final class IngesterHandler implements RequestHandler<SQSEvent, SQSBatchR
     /** Kept back from the remaining time for dead letters, reports and logs after the objects' last steps. */
     static final Duration MIN_MARGIN = Duration.ofMillis(500);
     static final Duration MAX_MARGIN = Duration.ofSeconds(5);
+    /** Kept after the last call of the invocation for the log lines and the answer. */
+    static final Duration ANSWER_TIME = Duration.ofMillis(100);
 
     private final Ingester ingester;
     private final Clock clock;
@@ -69,8 +71,16 @@ public final class IngesterHandler implements RequestHandler<SQSEvent, SQSBatchR
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
         List<SQSEvent.SQSMessage> messages = event == null || event.getRecords() == null ? List.of() : event.getRecords();
-        return ingester.handle(messages, Deadline.after(clock, budget(context)),
-                context == null ? null : context.getAwsRequestId());
+        return ingester.handle(messages, deadline(clock, context), context == null ? null : context.getAwsRequestId());
+    }
+
+    /** The invocation's deadline: the {@link #budget} for the objects, its end less the answer's time for any call. */
+    static Deadline deadline(Clock clock, Context context) {
+        if (context == null || context.getRemainingTimeInMillis() <= 0) {
+            return Deadline.after(clock, DEFAULT_BUDGET);
+        }
+        return Deadline.after(clock, budget(context),
+                Duration.ofMillis(context.getRemainingTimeInMillis()).minus(ANSWER_TIME));
     }
 
     /** The remaining time less a margin of a fifth, kept between 0.5 and 5 seconds. */

@@ -38,7 +38,9 @@ interface ObjectIndex {
 
     /**
      * Forgets the stale keys and the replaced file of the entry of {@code url}, if it is still the commit
-     * {@code commitId}: its handler has deleted the keys and dealt with the file.
+     * {@code commitId}: its handler has deleted the keys and dealt with the file. The entry gets a new
+     * commit id in the same write, so that a commit that read it before (a duplicate delivery beside this
+     * handler) is refused and reads it again, rather than writing what was forgotten back.
      */
     void clearStale(String url, String commitId);
 }

@@ -42,17 +42,18 @@ import java.util.concurrent.ExecutorService;
  *   <li><b>Tidy the latest table</b>: an entry that still names this object in a state it no longer has
  *       is recomputed from the day buckets, or removed.</li>
  *   <li><b>Forget</b> the stale keys, now deleted, and the replaced file, now tidied and reported, when
- *       every step succeeded: until then the entry keeps them for the next handler of the key, a
- *       redelivery of this message included.</li>
+ *       every step succeeded before the deadline: until then the entry keeps them for the next handler of
+ *       the key, a redelivery of this message included.</li>
  * </ol>
  * Concurrent handlers of one key therefore converge on the last observation, which is the bucket's
  * state: the handler of the last change observes after it, and a later observation always wins.
  *
- * <p>No step of an object (HEAD, commit, write, delete, offer, tidy, forget) starts after the deadline:
- * the object fails as {@link ErrorKind#TIME_BUDGET} instead, and what it left undone stays in its entry
- * for the next delivery. Past the deadline run only the steps already started (one per thread of the
- * pool, each bounded by the SDK's call timeout), the check, whose read-back finds late writes and whose
- * repair deletes them, and then the batch's settlement, in the margin the handler keeps.
+ * <p>No step of an object (HEAD, commit, write, delete, offer, tidy, forget) starts after the deadline,
+ * and none of their SDK calls outlives it ({@link CallDeadline}): the object fails as
+ * {@link ErrorKind#TIME_BUDGET} instead, and what it left undone stays in its entry for the next delivery
+ * (only a forget left undone fails nothing).
+ * Past the deadline run only the check, whose read-back finds late writes and whose repair deletes them,
+ * in the first half of the margin the handler keeps, and then the batch's settlement, by the invocation's end.
  */
 final class ObjectSync {
     /** Rounds of aligning with a later entry before giving the message back to SQS. */
@@ -90,14 +91,18 @@ final class ObjectSync {
         List<ObjectOutcome> batch = new ArrayList<>(objects.size());
         objects.forEach(o -> batch.add(ObjectOutcome.of(o)));
         Map<String, Boolean> buckets = new ConcurrentHashMap<>();
-        List<ObjectOutcome> observed = concurrency.each(batch, o -> observe(o, buckets, deadline));
-        List<ObjectOutcome> written = writeRecords(observed, deadline);
-        List<ObjectOutcome> cleaned = concurrency.each(written, o -> removeStale(o, deadline));
-        List<ObjectOutcome> offered = latest == null ? cleaned : latestUpkeep.offer(cleaned, deadline);
-        List<ObjectOutcome> checked = check(offered, deadline);
-        List<ObjectOutcome> tidied = latest == null ? checked
-                : concurrency.each(checked, o -> latestUpkeep.tidy(o, deadline));
-        return concurrency.each(tidied, o -> forget(o, deadline));
+        List<ObjectOutcome> offered = CallDeadline.within(deadline, () -> {
+            List<ObjectOutcome> observed = concurrency.each(batch, o -> observe(o, buckets, deadline));
+            List<ObjectOutcome> written = writeRecords(observed, deadline);
+            List<ObjectOutcome> cleaned = concurrency.each(written, o -> removeStale(o, deadline));
+            return latest == null ? cleaned : latestUpkeep.offer(cleaned, deadline);
+        });
+        List<ObjectOutcome> checked = CallDeadline.within(deadline.checkBy(), () -> check(offered, deadline));
+        return CallDeadline.within(deadline, () -> {
+            List<ObjectOutcome> tidied = latest == null ? checked
+                    : concurrency.each(checked, o -> latestUpkeep.tidy(o, deadline));
+            return concurrency.each(tidied, o -> forget(o, deadline));
+        });
     }
 
     // ---------------------------------------------------------------- observe and commit
@@ -328,14 +333,15 @@ final class ObjectSync {
         return o;
     }
 
-    /** Clears what the commit left for its handler, once the handler is done with it (a later commit takes it over). */
+    /**
+     * Clears what the commit left for its handler, once the handler is done with it. Past the deadline the
+     * object is done all the same: what the entry holds is only deleted or dealt with, and the next commit
+     * of the key takes it over (deleting again changes nothing), so it stays, and the object succeeds.
+     */
     private ObjectOutcome forget(ObjectOutcome o, Deadline deadline) {
         if (!o.committed() || o.transientlyFailed() || o.superseded() != null
-                || !o.entry().over(o.previous()).unfinished()) {
+                || !o.entry().over(o.previous()).unfinished() || deadline.passed()) {
             return o;
-        }
-        if (deadline.passed()) {
-            return o.failed(Failures.outOfTime(o.url(), "its per-object item was marked done"));
         }
         index.clearStale(o.entry().url(), o.entry().commitId());
         return o.finished(clock.millis());

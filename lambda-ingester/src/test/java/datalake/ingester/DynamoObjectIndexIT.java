@@ -184,6 +184,33 @@ class DynamoObjectIndexIT {
     }
 
     @Test
+    void aCommitThatReadTheItemBeforeItsClearReadsAgainAndWritesNothingForgottenBack() {
+        // given a file indexed, then its removal committed, and a duplicate handler of the removal that
+        // reads the item (the file's keys and identity still there) just before the first handler clears it
+        ObjectEntry first = indexed(100, "first", START);
+        index.commit(first);
+        index.commit(absent(200));
+        AtomicBoolean cleared = new AtomicBoolean();
+        DynamoDbClient racing = overtaking(() -> {
+            if (cleared.compareAndSet(false, true)) {
+                index.clearStale(URL, "commit-200");
+            }
+        });
+
+        // when the duplicate handler's commit writes
+        ObjectIndex.Commit duplicate = new DynamoObjectIndex(racing, table, Backoff.standard()).commit(absent(300));
+
+        // then it was refused, read the cleared item again and replaced that: nothing forgotten comes back
+        assertTrue(cleared.get());
+        assertTrue(duplicate.accepted());
+        assertFalse(duplicate.previous().unfinished(), "the entry the duplicate replaced: " + duplicate.previous());
+        ObjectEntry stored = index.read(List.of(URL)).get(URL);
+        assertEquals("commit-300", stored.commitId());
+        assertEquals(List.of(), stored.staleKeys());
+        assertNull(stored.replaced());
+    }
+
+    @Test
     void aRemovalCommittedTwiceKeepsTheFileItReplacedUntilItsHandlerForgetsIt() {
         // given a file indexed, then its removal committed twice (the first handler failed after its commit)
         ObjectEntry first = indexed(100, "first", START);

@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -224,6 +226,44 @@ class DynamoTablesTest {
         dynamoDb.conditionFails = true;
 
         assertFalse(latest.offer(records(1).get(0)));
+    }
+
+    @Test
+    void readsOfPerObjectItemsLeftUnprocessedBackOffNoFurtherThanTheDeadline() {
+        // given a table that leaves every read of a per-object item unprocessed (throttling), and 1 s left
+        DynamoDbClient throttled = new DynamoDbClient() {
+            @Override
+            public BatchGetItemResponse batchGetItem(BatchGetItemRequest request) {
+                return BatchGetItemResponse.builder().responses(Map.of())
+                        .unprocessedKeys(request.requestItems()).build();
+            }
+
+            @Override
+            public String serviceName() {
+                return "dynamodb";
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        DynamoObjectIndex index = new DynamoObjectIndex(throttled, TABLE,
+                new Backoff(Duration.ofMillis(50), Duration.ofSeconds(2), d -> {
+                    sleeps.add(d);
+                    clock.advance(d);
+                }, longest));
+        Deadline deadline = Deadline.after(clock, Duration.ofSeconds(1));
+
+        // when the entry is read under that deadline
+        RuntimeException e = assertThrows(RuntimeException.class,
+                () -> CallDeadline.within(deadline, () -> index.read(List.of("s3://b/k"))));
+
+        // then it backed off only while the deadline stayed ahead (50, 100, 200, 400 ms; not 800 more), and
+        // the object fails as TimeBudget
+        assertEquals(List.of(Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(200),
+                Duration.ofMillis(400)), sleeps);
+        assertFalse(deadline.passed());
+        assertEquals(ErrorKind.TIME_BUDGET, Failures.classify(e, "s3://b/k").kind());
     }
 
     /** DynamoDbClient's methods default to "unsupported"; this implements the two the store calls. */

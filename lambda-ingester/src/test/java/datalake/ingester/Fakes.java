@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -137,7 +138,7 @@ final class Fakes {
         public synchronized void clearStale(String url, String commitId) {
             ObjectEntry entry = objects.get(url);
             if (entry != null && entry.commitId().equals(commitId)) {
-                objects.put(url, new ObjectEntry(entry.url(), entry.observedAt(), entry.commitId(), entry.state(),
+                objects.put(url, new ObjectEntry(entry.url(), entry.observedAt(), UUID.randomUUID().toString(), entry.state(),
                         entry.metadata(), entry.createTime(), entry.size(), entry.etag(), entry.versionId(),
                         entry.sequencer(), entry.recordKeys(), List.of(), null, entry.expiresAt()));
             }

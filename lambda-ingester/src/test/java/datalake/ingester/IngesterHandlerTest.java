@@ -52,6 +52,18 @@ class IngesterHandlerTest {
     }
 
     @Test
+    void everyCallOfTheInvocationEndsBeforeItDoes() {
+        // given 60 s left: 55 s for the objects, and every call after them (dead letters, reports) ends
+        // 100 ms before the invocation, for the log lines and the answer
+        FakeClock clock = new FakeClock();
+        Deadline deadline = IngesterHandler.deadline(clock, context(60_000));
+
+        assertEquals(55_000, deadline.remainingMillis());
+        assertEquals(clock.millis() + 59_900, deadline.endMillis());
+        assertEquals(clock.millis() + 57_450, deadline.checkBy().epochMillis());
+    }
+
+    @Test
     void withoutAContextTheBudgetIsTheDefault() {
         assertEquals(IngesterHandler.DEFAULT_BUDGET, IngesterHandler.budget(null));
     }

@@ -23,11 +23,13 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -310,11 +312,10 @@ class ObjectSyncTest {
     enum SlowStep { WRITE, DELETE, OFFER, TIDY, FORGET }
 
     @ParameterizedTest
-    @EnumSource(value = SlowStep.class, names = {"WRITE", "DELETE", "OFFER", "TIDY"})
+    @EnumSource(value = SlowStep.class, names = {"WRITE", "DELETE", "OFFER"})
     void aDeadlinePassingDuringAStepStartsNoLaterOneAndTheRedeliveryFinishesThem(SlowStep slow) {
         // given a two-day file indexed, then overwritten by a one-day file of another id, and a handler of
-        // the overwrite one of whose steps (writing, deleting, offering, tidying the latest table) ends
-        // past the batch's 30 s budget
+        // the overwrite one of whose steps (writing, deleting, offering) ends past the batch's 30 s budget
         objects.put(BUCKET, KEY, metadata("old", START, START + DAY), MODIFIED, 10);
         assertEquals(List.of(), retriedIds(handle(ingester(), "put", put(KEY, null))));
         objects.put(BUCKET, KEY, metadata("new", START + 3 * DAY, null), MODIFIED + 1000, 10);
@@ -383,6 +384,114 @@ class ObjectSyncTest {
         assertEquals(List.of("new"), records.recordsOf(URL).stream().map(r -> r.metadata().id()).toList());
         assertEquals("new", records.latest.get("syslog:webserver02").metadata().id());
         assertFalse(records.objects.get(URL).unfinished());
+    }
+
+    @Test
+    void aDeadlinePassingBeforeTheForgetLeavesTheClearToTheNextCommitAndTheObjectSucceeds() {
+        // given a two-day file indexed, then overwritten by a one-day file of another id, and a handler of
+        // the overwrite whose tidying of the latest table, its last step before the forget, ends past the
+        // batch's 30 s budget
+        objects.put(BUCKET, KEY, metadata("old", START, START + DAY), MODIFIED, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(), "put", put(KEY, null))));
+        objects.put(BUCKET, KEY, metadata("new", START + 3 * DAY, null), MODIFIED + 1000, 10);
+        AtomicInteger clears = new AtomicInteger();
+        ObjectIndex index = new DelegatingIndex(records) {
+            @Override
+            public void clearStale(String url, String commitId) {
+                clears.incrementAndGet();
+                records.clearStale(url, commitId);
+            }
+        };
+        LatestTable slowTidy = new DelegatingLatest(records) {
+            @Override
+            public Optional<Record> current(WhatWhereKey key) {
+                clock.advance(Duration.ofSeconds(31));
+                return records.current(key);
+            }
+        };
+
+        // when the overwrite is handled
+        SQSBatchResponse late = handle(ingester(records, index, slowTidy, new RecordFactory()), "overwrite",
+                put(KEY, null));
+
+        // then the object is done and succeeds: the index and the latest table hold the new file alone, and
+        // the entry, not cleared, keeps the old file's keys (deleted already) for the next commit
+        assertEquals(List.of(), retriedIds(late));
+        assertEquals("success", reports.of("overwrite").report().status().json());
+        assertEquals(List.of("new"), records.recordsOf(URL).stream().map(r -> r.metadata().id()).toList());
+        assertEquals("new", records.latest.get("syslog:webserver02").metadata().id());
+        assertEquals(0, clears.get());
+        assertTrue(records.objects.get(URL).unfinished());
+
+        // and the next commit of the key (the file delivered again) takes them over and clears them
+        assertEquals(List.of(), retriedIds(handle(ingester(records, index), "again", put(KEY, null))));
+        assertEquals(List.of("new"), records.recordsOf(URL).stream().map(r -> r.metadata().id()).toList());
+        assertFalse(records.objects.get(URL).unfinished());
+    }
+
+    @Test
+    void aDuplicateRemovalWhoseCommitReadTheEntryBeforeTheFirstHandlersClearListsNoFile() {
+        // given a two-day file indexed, then deleted, and a duplicate delivery of the removal whose commit
+        // reads the entry (as DynamoObjectIndex does, then writes on the condition that it is unchanged)
+        // just before the first handler's clear, and writes after it
+        objects.put(BUCKET, KEY, metadata("f1", START, START + DAY), MODIFIED, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(), "put", put(KEY, null))));
+        objects.stored.clear();
+        AtomicReference<String> clearing = new AtomicReference<>();
+        Ingester duplicate = ingester(records, readThenWrite(() -> {
+            String commit = clearing.getAndSet(null);
+            if (commit != null) {
+                records.clearStale(URL, commit);
+            }
+        }));
+        ObjectIndex first = new DelegatingIndex(records) {
+            @Override
+            public void clearStale(String url, String commitId) {
+                clearing.set(commitId);
+                assertEquals(List.of(), retriedIds(handle(duplicate, "duplicate", delete(KEY))));
+                records.clearStale(url, commitId);
+            }
+        };
+
+        // when the removal is handled
+        assertEquals(List.of(), retriedIds(handle(ingester(records, first), "delete", delete(KEY))));
+
+        // then the first handler's report lists the file it removed; the duplicate's, which found the entry
+        // cleared once its write was refused, lists none; and the entry holds nothing to finish
+        assertEquals(List.of("f1"), reports.of("delete").report().records().stream().map(r -> r.metadata().id())
+                .toList());
+        Report twice = reports.of("duplicate");
+        assertEquals(URL + " was removed; it was not in the index.", twice.report().message());
+        assertEquals(List.of(), twice.report().records());
+        assertFalse(records.objects.get(URL).unfinished());
+        assertEquals(List.of(), records.recordsOf(URL));
+    }
+
+    /**
+     * The index, its commits made as DynamoObjectIndex makes them: read the entry, then ({@code between}
+     * run first) write over it on the condition that its commit id is unchanged, else read again.
+     */
+    private ObjectIndex readThenWrite(Runnable between) {
+        return new DelegatingIndex(records) {
+            @Override
+            public Commit commit(ObjectEntry entry) {
+                for (int round = 0; round < DynamoObjectIndex.MAX_COMMIT_ROUNDS; round++) {
+                    ObjectEntry seen = records.read(List.of(entry.url())).get(entry.url());
+                    if (seen != null && seen.observedAt() > entry.observedAt()) {
+                        return Commit.REJECTED;
+                    }
+                    between.run();
+                    synchronized (records) {
+                        ObjectEntry now = records.objects.get(entry.url());
+                        if (Objects.equals(now == null ? null : now.commitId(), seen == null ? null : seen.commitId())) {
+                            records.objects.put(entry.url(), entry.over(seen));
+                            return new Commit(true, seen);
+                        }
+                    }
+                }
+                throw new ContentionException(entry.url() + ": changed under each commit.");
+            }
+        };
     }
 
     /** The index, but its next removeRecords deletes one record and is then throttled: a handler failing after its commit. */
