@@ -38,6 +38,11 @@ public final class QueryApi {
     static final Duration LINK_VALIDITY = Duration.ofMinutes(15);
     /** Concurrent DynamoDB reads of one request (day buckets of a time query, of a latest scan). */
     static final int READ_THREADS = 32;
+    /**
+     * Concurrent latest scans of one {@code /feeds/} page (entries more than a day ahead), each reading
+     * its buckets a wave at a time on the read threads.
+     */
+    static final int FEED_SCAN_THREADS = 4;
     /** The name of the function's log lines ({@code logger}). */
     static final String LOGGER = "datalake.query";
 
@@ -66,14 +71,16 @@ public final class QueryApi {
         this.clock = Objects.requireNonNull(b.clock, "clock");
         ShardMapSource shards = b.shards != null ? b.shards : b.aws == null ? ShardMapSource.NONE
                 : new CachedShardMap(new ShardMapTable(b.aws.dynamoDb(), config.recordsTable()), clock);
-        ExecutorService executor = readExecutor("datalake-query-read-");
+        ExecutorService executor = readExecutor("datalake-query-read-", READ_THREADS);
         // A day's shards are read on threads of their own: the day reads wait for them, never the reverse.
-        BucketReader buckets = new BucketReader(records, shards, readExecutor("datalake-query-shard-"));
+        BucketReader buckets = new BucketReader(records, shards, readExecutor("datalake-query-shard-", READ_THREADS));
         this.timePager = new TimeQueryPager(buckets, executor, b.limits);
         // A work-id page reads what it returns and one more: its records are dense, unlike a time window's.
         this.workIdPager = new WorkIdQueryPager(records, b.limits.pageSize(), b.limits.pageSize() + 1);
         this.latestFinder = new LatestFinder(buckets, latest, executor, clock);
-        this.feeds = latest == null ? null : FeedsPager.forApi(latest, latestFinder, clock);
+        // A feed's scan waits for its bucket reads: the scans run on threads of their own, as the shards do.
+        this.feeds = latest == null ? null : FeedsPager.forApi(latest, latestFinder,
+                readExecutor("datalake-query-feed-", FEED_SCAN_THREADS), clock);
         this.coverage = new CoverageReader(buckets, executor);
         this.version = buildVersion();
     }
@@ -394,9 +401,9 @@ public final class QueryApi {
         return FilesQueryParser.abbreviate(s);
     }
 
-    private static ExecutorService readExecutor(String threadName) {
+    private static ExecutorService readExecutor(String threadName, int threads) {
         AtomicInteger count = new AtomicInteger();
-        ThreadPoolExecutor executor = new ThreadPoolExecutor(READ_THREADS, READ_THREADS, 60, TimeUnit.SECONDS,
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), runnable -> {
                     Thread thread = new Thread(runnable, threadName + count.incrementAndGet());
                     thread.setDaemon(true);
