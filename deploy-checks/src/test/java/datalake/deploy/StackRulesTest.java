@@ -122,7 +122,8 @@ class StackRulesTest {
             TemplateException e = assertThrows(TemplateException.class,
                     () -> template.resolve().parameter("ApiPublicUrl", url).build(), url);
             assertTrue(e.getMessage().contains("ApiPublicUrl"), e.getMessage());
-            assertThrows(RuntimeException.class, () -> baseUrlOf(url), "the function refuses what the template does: " + url);
+            assertThrows(RuntimeException.class, () -> baseUrlOf(url),
+                    "the function refuses what the template does: " + url);
         }
         for (String url : List.of("https://datalake.example.com", "https://datalake.example.com/lake/",
                 "HTTP://10.0.0.7:8080/v0-proxy", "https://api.example.co.uk/datalake/prod", "http://localhost:8080",

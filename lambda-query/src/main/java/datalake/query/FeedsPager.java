@@ -23,9 +23,9 @@ import java.util.concurrent.ExecutorService;
  *
  * <p>A feed's newest file is what {@code /latest} answers for it ({@link LatestFinder#fromEntry}): its
  * entry, unless the entry starts more than 24 hours ahead; then the newest file of the default lookback,
- * or no feed at all when there is none; a page's such entries are scanned concurrently. Its age is now minus that file's end (its start for an instant),
- * never below 0: how long ago the last data it delivered ends, which is what tells a stalled feed from
- * a live one.
+ * or no feed at all when there is none (a page's such entries are scanned concurrently). Its age is now
+ * minus that file's end (its start for an instant), never below 0: how long ago the last data it
+ * delivered ends, which is what tells a stalled feed from a live one.
  */
 final class FeedsPager {
     /** One feed: its newest file, and how old that file's data is at the time of the request. */

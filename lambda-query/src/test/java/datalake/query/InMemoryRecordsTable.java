@@ -111,7 +111,8 @@ final class InMemoryRecordsTable implements RecordsTable {
             return new Slice(List.of(), null);
         }
         Predicate<String> condition = KeyConditions.of(range.expression(), range.values());
-        List<Map.Entry<String, StoredRecord>> selected = ordered.stream().filter(e -> condition.test(e.getKey())).toList();
+        List<Map.Entry<String, StoredRecord>> selected = ordered.stream()
+                .filter(e -> condition.test(e.getKey())).toList();
         int read = Math.min(limit, selected.size());
         reads.incrementAndGet();
         itemsRead.addAndGet(read);

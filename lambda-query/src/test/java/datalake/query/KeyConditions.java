@@ -20,7 +20,8 @@ final class KeyConditions {
     private static final Pattern COMPARISON = Pattern.compile("\\s*#r\\s*(=|<=|<|>=|>)\\s*(:\\w+)\\s*");
     private static final Pattern BETWEEN = Pattern.compile("\\s*#r\\s+BETWEEN\\s+(:\\w+)\\s+AND\\s+(:\\w+)\\s*",
             Pattern.CASE_INSENSITIVE);
-    private static final Pattern BEGINS_WITH = Pattern.compile("\\s*begins_with\\s*\\(\\s*#r\\s*,\\s*(:\\w+)\\s*\\)\\s*");
+    private static final Pattern BEGINS_WITH =
+            Pattern.compile("\\s*begins_with\\s*\\(\\s*#r\\s*,\\s*(:\\w+)\\s*\\)\\s*");
 
     private KeyConditions() {
     }
@@ -43,8 +44,8 @@ final class KeyConditions {
             byte[] low = value(values, m.group(1));
             byte[] high = value(values, m.group(2));
             if (Arrays.compareUnsigned(low, high) > 0) {
-                throw new IllegalArgumentException("ValidationException: BETWEEN's lower bound is greater than its upper bound: "
-                        + expression);
+                throw new IllegalArgumentException(
+                        "ValidationException: BETWEEN's lower bound is greater than its upper bound: " + expression);
             }
             return key -> Arrays.compareUnsigned(utf8(key), low) >= 0 && Arrays.compareUnsigned(utf8(key), high) <= 0;
         }
@@ -74,7 +75,8 @@ final class KeyConditions {
     private static byte[] value(Map<String, AttributeValue> values, String name) {
         AttributeValue value = values.get(name);
         if (value == null || value.s() == null) {
-            throw new IllegalArgumentException("ValidationException: " + name + " is not a string value of the expression");
+            throw new IllegalArgumentException(
+                    "ValidationException: " + name + " is not a string value of the expression");
         }
         return utf8(value.s());
     }

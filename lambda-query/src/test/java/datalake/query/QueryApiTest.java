@@ -274,7 +274,8 @@ class QueryApiTest {
         store.put("lake", "copy/data", Map.of("datalake", DatalakeJson.toJson(abc)));
         store.put("lake", "anon/data", Map.of("datalake", "{\"start\": " + T0 + ", \"what\": \"syslog\"}"));
         table.put(TestFiles.records(file("new", "syslog", "web", NOW - DAY, null)));
-        store.put("bucket", "new/data", Map.of("datalake", DatalakeJson.toJson(file("other", "syslog", "web", NOW, null))));
+        store.put("bucket", "new/data",
+                Map.of("datalake", DatalakeJson.toJson(file("other", "syslog", "web", NOW, null))));
 
         // then neither is the file its key names, and the latest file's data are gone
         APIGatewayV2HTTPResponse copy = api.handle(get("/v0/archive/files/copy/metadata", ""));
@@ -286,8 +287,8 @@ class QueryApiTest {
         assertError(api.handle(get("/v0/archive/files/anon/data", "")), 404, "NoSuchFile");
         APIGatewayV2HTTPResponse latest = api.handle(get("/v0/archive/latest/syslog/web/data", ""));
         assertError(latest, 404, "NoSuchFile");
-        assertEquals("The latest syslog file from web was overwritten in its bucket by another file, so its data are gone.",
-                body(latest).path("message").asText());
+        assertEquals("The latest syslog file from web was overwritten in its bucket by another file, so its data"
+                + " are gone.", body(latest).path("message").asText());
         // while the file itself is served, and the latest record as the index holds it
         assertEquals("abc", body(api.handle(get("/v0/archive/files/abc/metadata", ""))).path("id").asText());
         assertEquals(302, api.handle(get("/v0/archive/files/abc/data", "")).getStatusCode());
