@@ -32,6 +32,7 @@ class FunctionVersionsTest {
             entry("RetentionDays", Map.of("RetentionDays", "365")),
             entry("ExistingBucketName", Map.of("ExistingBucketName", "team-data")),
             entry("StorageNoncurrentVersionDays", Map.of("StorageNoncurrentVersionDays", "7")),
+            entry("ApiPublicUrl", Map.of("ApiPublicUrl", "https://datalake.example.com/lake")),
             entry("ApiAuthMode", Map.of("ApiAuthMode", "JWT", "JwtIssuer", "https://issuer.example.com",
                     "JwtAudience", "client")),
             entry("JwtIssuer", Map.of("JwtIssuer", "https://issuer.example.com")),

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import datalake.emulators.template.ResolvedTemplate;
 import datalake.emulators.template.SamTransform;
 import datalake.emulators.template.Template;
@@ -108,6 +109,42 @@ class StackRulesTest {
             assertDoesNotThrow(() -> env.positive(EnvironmentVariable.MAX_BUCKET_SPAN, 30), name + "=" + value);
             assertDoesNotThrow(() -> env.positiveOrOff(EnvironmentVariable.RETENTION_DAYS), name + "=" + value);
         }));
+    }
+
+    @Test
+    void aPublicUrlTheQueryFunctionCouldNotReadIsRefusedAndOneItReadsBecomesItsLinksBase() {
+        // DATALAKE_HTTP_URL stops the query function's cold start unless Environment.baseUrl reads it.
+        Template template = SamTransform.repositoryTemplate();
+        for (String url : List.of("datalake.example.com", "ftp://datalake.example.com", "https://",
+                "https://datalake.example.com/lake?stage=prod", "https://datalake.example.com/#top",
+                "https://data lake.example.com", "https://datalake.example.com/a b", "https://host.123",
+                "https://-lake.example.com", "/lake")) {
+            TemplateException e = assertThrows(TemplateException.class,
+                    () -> template.resolve().parameter("ApiPublicUrl", url).build(), url);
+            assertTrue(e.getMessage().contains("ApiPublicUrl"), e.getMessage());
+            assertThrows(RuntimeException.class, () -> baseUrlOf(url),
+                    "the function refuses what the template does: " + url);
+        }
+        for (String url : List.of("https://datalake.example.com", "https://datalake.example.com/lake/",
+                "HTTP://10.0.0.7:8080/v0-proxy", "https://api.example.co.uk/datalake/prod", "http://localhost:8080",
+                "https://datalake.example.com./a%20b/~x")) {
+            ResolvedTemplate stack = template.resolve().parameter("ApiPublicUrl", url).build();
+            JsonNode variables = stack.properties("QueryFunction").path("Environment").path("Variables");
+            assertEquals(url, variables.path("DATALAKE_HTTP_URL").asText(), url);
+            assertDoesNotThrow(() -> baseUrlOf(url), url);
+        }
+        // one past 160 characters, which the function would read, would not fit the version's description
+        String long161 = "https://datalake.example.com/" + "x".repeat(132);
+        assertEquals(161, long161.length());
+        assertThrows(TemplateException.class, () -> template.resolve().parameter("ApiPublicUrl", long161).build());
+        assertDoesNotThrow(() -> template.resolve().parameter("ApiPublicUrl", long161.substring(0, 160)).build());
+        // and without one, no variable: links start with the request's Host and stage
+        assertTrue(template.resolve().build().properties("QueryFunction").path("Environment").path("Variables")
+                .path("DATALAKE_HTTP_URL").isMissingNode());
+    }
+
+    private static String baseUrlOf(String url) {
+        return Environment.of(Map.of(EnvironmentVariable.HTTP_URL.key(), url)).baseUrl(EnvironmentVariable.HTTP_URL);
     }
 
     @Test

@@ -12,6 +12,8 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 
 /**
  * {@code /v0/archive/feeds/[?what=W][&cursor=C]}: every WHAT and WHERE the latest table knows, with
@@ -21,9 +23,9 @@ import java.util.Map;
  *
  * <p>A feed's newest file is what {@code /latest} answers for it ({@link LatestFinder#fromEntry}): its
  * entry, unless the entry starts more than 24 hours ahead; then the newest file of the default lookback,
- * or no feed at all when there is none. Its age is now minus that file's end (its start for an instant),
- * never below 0: how long ago the last data it delivered ends, which is what tells a stalled feed from
- * a live one.
+ * or no feed at all when there is none (a page's such entries are scanned concurrently). Its age is now
+ * minus that file's end (its start for an instant), never below 0: how long ago the last data it
+ * delivered ends, which is what tells a stalled feed from a live one.
  */
 final class FeedsPager {
     /** One feed: its newest file, and how old that file's data is at the time of the request. */
@@ -40,6 +42,7 @@ final class FeedsPager {
 
     private final LatestTable table;
     private final LatestFinder finder;
+    private final ExecutorService scans;
     private final Clock clock;
     private final int pageSize;
     private final int readLimit;
@@ -49,10 +52,14 @@ final class FeedsPager {
      * @param readLimit items one scan call reads
      * @param maxReads  scan calls one page may make: a rare WHAT in a large table then takes several
      *                  short pages instead of one slow request
+     * @param scans     runs the day-bucket scans of a page's entries that start too far ahead, as many
+     *                  at a time as it has threads; never the finder's executor
      */
-    FeedsPager(LatestTable table, LatestFinder finder, Clock clock, int pageSize, int readLimit, int maxReads) {
+    FeedsPager(LatestTable table, LatestFinder finder, ExecutorService scans, Clock clock, int pageSize,
+            int readLimit, int maxReads) {
         this.table = table;
         this.finder = finder;
+        this.scans = scans;
         this.clock = clock;
         this.pageSize = pageSize;
         this.readLimit = readLimit;
@@ -60,8 +67,8 @@ final class FeedsPager {
     }
 
     /** @param finder the latest of a feed whose entry starts too far ahead, read on the same table */
-    static FeedsPager forApi(LatestTable table, LatestFinder finder, Clock clock) {
-        return new FeedsPager(table, finder, clock, 100, 200, 50);
+    static FeedsPager forApi(LatestTable table, LatestFinder finder, ExecutorService scans, Clock clock) {
+        return new FeedsPager(table, finder, scans, clock, 100, 200, 50);
     }
 
     /** The JSON answer of the route for these query parameters. */
@@ -102,9 +109,8 @@ final class FeedsPager {
 
     private List<Feed> feeds(List<StoredRecord> entries, long now) {
         List<Feed> feeds = new ArrayList<>(entries.size());
-        for (StoredRecord entry : entries) {
-            finder.fromEntry(entry, LatestFinder.DEFAULT_LOOKBACK_DAYS).ifPresent(newest ->
-                    feeds.add(new Feed(newest, Math.max(0, now - newest.endOrStart()))));
+        for (Optional<StoredRecord> found : finder.fromEntries(entries, LatestFinder.DEFAULT_LOOKBACK_DAYS, scans)) {
+            found.ifPresent(newest -> feeds.add(new Feed(newest, Math.max(0, now - newest.endOrStart()))));
         }
         feeds.sort(READING_ORDER);
         return feeds;

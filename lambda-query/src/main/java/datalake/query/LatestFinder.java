@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
@@ -56,6 +57,34 @@ final class LatestFinder {
     Optional<StoredRecord> fromEntry(StoredRecord entry, int lookbackDays) {
         return entry.start() <= clock.millis() + MAX_LOOKAHEAD_MS ? Optional.of(entry)
                 : scan(entry.what(), entry.where(), lookbackDays);
+    }
+
+    /**
+     * {@link #fromEntry} of each entry, in order: the day buckets of the entries that start too far ahead
+     * scanned concurrently on {@code scans} (as many at a time as it has threads), each scan's buckets
+     * read on this finder's executor as ever.
+     *
+     * @param scans runs the scans; never this finder's executor, whose reads the scans wait for
+     */
+    List<Optional<StoredRecord>> fromEntries(List<StoredRecord> entries, int lookbackDays, ExecutorService scans) {
+        List<Optional<StoredRecord>> found = new ArrayList<>(entries.size());
+        List<Integer> ahead = new ArrayList<>();
+        List<Callable<Optional<StoredRecord>>> reads = new ArrayList<>();
+        long horizon = clock.millis() + MAX_LOOKAHEAD_MS;
+        for (StoredRecord entry : entries) {
+            if (entry.start() <= horizon) {
+                found.add(Optional.of(entry));
+            } else {
+                ahead.add(found.size());
+                found.add(Optional.empty());
+                reads.add(() -> scan(entry.what(), entry.where(), lookbackDays));
+            }
+        }
+        List<Optional<StoredRecord>> scanned = Futures.all(scans, reads);
+        for (int i = 0; i < ahead.size(); i++) {
+            found.set(ahead.get(i), scanned.get(i));
+        }
+        return found;
     }
 
     private Optional<StoredRecord> scan(String what, String where, int lookbackDays) {

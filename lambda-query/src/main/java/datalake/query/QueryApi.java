@@ -38,6 +38,11 @@ public final class QueryApi {
     static final Duration LINK_VALIDITY = Duration.ofMinutes(15);
     /** Concurrent DynamoDB reads of one request (day buckets of a time query, of a latest scan). */
     static final int READ_THREADS = 32;
+    /**
+     * Concurrent latest scans of one {@code /feeds/} page (entries more than a day ahead), each reading
+     * its buckets a wave at a time on the read threads.
+     */
+    static final int FEED_SCAN_THREADS = 4;
     /** The name of the function's log lines ({@code logger}). */
     static final String LOGGER = "datalake.query";
 
@@ -66,14 +71,16 @@ public final class QueryApi {
         this.clock = Objects.requireNonNull(b.clock, "clock");
         ShardMapSource shards = b.shards != null ? b.shards : b.aws == null ? ShardMapSource.NONE
                 : new CachedShardMap(new ShardMapTable(b.aws.dynamoDb(), config.recordsTable()), clock);
-        ExecutorService executor = readExecutor("datalake-query-read-");
+        ExecutorService executor = readExecutor("datalake-query-read-", READ_THREADS);
         // A day's shards are read on threads of their own: the day reads wait for them, never the reverse.
-        BucketReader buckets = new BucketReader(records, shards, readExecutor("datalake-query-shard-"));
+        BucketReader buckets = new BucketReader(records, shards, readExecutor("datalake-query-shard-", READ_THREADS));
         this.timePager = new TimeQueryPager(buckets, executor, b.limits);
         // A work-id page reads what it returns and one more: its records are dense, unlike a time window's.
         this.workIdPager = new WorkIdQueryPager(records, b.limits.pageSize(), b.limits.pageSize() + 1);
         this.latestFinder = new LatestFinder(buckets, latest, executor, clock);
-        this.feeds = latest == null ? null : FeedsPager.forApi(latest, latestFinder, clock);
+        // A feed's scan waits for its bucket reads: the scans run on threads of their own, as the shards do.
+        this.feeds = latest == null ? null : FeedsPager.forApi(latest, latestFinder,
+                readExecutor("datalake-query-feed-", FEED_SCAN_THREADS), clock);
         this.coverage = new CoverageReader(buckets, executor);
         this.version = buildVersion();
     }
@@ -231,13 +238,13 @@ public final class QueryApi {
 
     /**
      * The file's metadata as its object stores it, served whatever ingest rule it breaks (a hash of
-     * another form, say) as long as it is a JSON object with a start time.
+     * another form, say) as long as it is a JSON object with a start time and the file's id.
      */
     private APIGatewayV2HTTPResponse fileMetadata(String id) {
         checkFileId(id);
         Map<String, String> stored = files.userMetadata(config.storageBucket(), objectKey(id))
                 .orElseThrow(() -> noFileWithId(id));
-        return Responses.json(200, ResponseJson.metadata(datalakeMetadata(stored, () -> notADatalakeFile(id))));
+        return Responses.json(200, ResponseJson.metadata(metadataOfFile(stored, id)));
     }
 
     /** The content of the same file {@link #fileMetadata} answers for, and of no other object. */
@@ -246,7 +253,7 @@ public final class QueryApi {
         String key = objectKey(id);
         ObjectStore.ObjectStart start = files.start(config.storageBucket(), key, ContentHeaders.MAGIC_LENGTH)
                 .orElseThrow(() -> noFileWithId(id));
-        JsonNode metadata = datalakeMetadata(start.userMetadata(), () -> notADatalakeFile(id));
+        JsonNode metadata = metadataOfFile(start.userMetadata(), id);
         JsonNode path = metadata.get("path");
         return redirect("File " + id, config.storageBucket(), key, start,
                 path != null && path.isTextual() ? path.textValue() : null);
@@ -263,6 +270,27 @@ public final class QueryApi {
             throw notADatalakeFile.get();
         }
         return metadata;
+    }
+
+    /**
+     * The datalake metadata of the object at file {@code id}'s key, which must name that id: an object
+     * copied or written there from another file (the Python API served it as it was) is no file {@code id}.
+     */
+    private static JsonNode metadataOfFile(Map<String, String> userMetadata, String id) {
+        JsonNode metadata = datalakeMetadata(userMetadata, () -> notADatalakeFile(id));
+        String named = idOf(metadata);
+        if (!id.equals(named)) {
+            throw RequestRejectedException.noSuchFile("The object of file " + abbreviate(id)
+                    + " holds the metadata of " + (named == null ? "no file id" : "file " + abbreviate(named))
+                    + ", so there is no file " + abbreviate(id) + ".");
+        }
+        return metadata;
+    }
+
+    /** The id the metadata names, or null when it names none (no {@code id}, or one that is no string). */
+    private static String idOf(JsonNode metadata) {
+        JsonNode id = metadata.get("id");
+        return id != null && id.isTextual() ? id.textValue() : null;
     }
 
     private static RequestRejectedException noFileWithId(String id) {
@@ -325,9 +353,13 @@ public final class QueryApi {
         ObjectStore.ObjectStart start = files.start(bucket, key, ContentHeaders.MAGIC_LENGTH).orElseThrow(() ->
                 RequestRejectedException.noSuchFile("The latest " + record.what() + " file from " + record.where()
                         + " is no longer in its bucket."));
-        // Overwritten by an object that is no datalake file (until the ingester removes the record).
-        datalakeMetadata(start.userMetadata(), () -> RequestRejectedException.noSuchFile("The latest "
+        // Overwritten by an object that is no datalake file, or another file (until the ingester re-indexes it).
+        JsonNode stored = datalakeMetadata(start.userMetadata(), () -> RequestRejectedException.noSuchFile("The latest "
                 + record.what() + " file from " + record.where() + " is no longer a datalake file in its bucket."));
+        if (!record.id().equals(idOf(stored))) {
+            throw RequestRejectedException.noSuchFile("The latest " + record.what() + " file from " + record.where()
+                    + " was overwritten in its bucket by another file, so its data are gone.");
+        }
         AttributeValue path = record.metadata().get("path");
         return redirect("The latest " + record.what() + " file from " + record.where(), bucket, key, start,
                 path == null ? null : path.s());
@@ -394,9 +426,9 @@ public final class QueryApi {
         return FilesQueryParser.abbreviate(s);
     }
 
-    private static ExecutorService readExecutor(String threadName) {
+    private static ExecutorService readExecutor(String threadName, int threads) {
         AtomicInteger count = new AtomicInteger();
-        ThreadPoolExecutor executor = new ThreadPoolExecutor(READ_THREADS, READ_THREADS, 60, TimeUnit.SECONDS,
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), runnable -> {
                     Thread thread = new Thread(runnable, threadName + count.incrementAndGet());
                     thread.setDaemon(true);

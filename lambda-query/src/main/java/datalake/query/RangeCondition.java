@@ -51,17 +51,6 @@ record RangeCondition(String prefix, String after) {
         return prefix == null ? Map.of() : Map.of(":r", AttributeValue.fromS(prefix));
     }
 
-    /** Whether the condition selects {@code rangeKey}: an item DynamoDB reads, in range-key order. */
-    boolean selects(String rangeKey) {
-        if (bounded()) {
-            return BucketReader.compare(rangeKey, first()) >= 0 && BucketReader.compare(rangeKey, end()) <= 0;
-        }
-        if (after != null && prefix == null) {
-            return BucketReader.compare(rangeKey, after) > 0;
-        }
-        return prefix == null || rangeKey.startsWith(prefix);
-    }
-
     /**
      * A WHERE and a position within or past its keys; a position before them (no cursor of ours, whose
      * position is a key of the WHERE it reads) selects the WHERE's keys from the first, as begins_with does.

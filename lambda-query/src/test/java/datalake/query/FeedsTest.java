@@ -6,6 +6,7 @@ import static datalake.query.TestFiles.DAY;
 import static datalake.query.TestFiles.T0;
 import static datalake.query.TestFiles.file;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
@@ -14,10 +15,15 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import datalake.records.Keys.TimeIndexKey;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** {@code /v0/archive/feeds/}: every feed of the latest table once across pages, its age, and the errors. */
@@ -97,6 +103,79 @@ class FeedsTest {
         assertEquals(body(latestOfWeb), web.path("latest"));
         assertEquals(DAY, web.path("age_ms").asLong());
         assertEquals(404, latestOfSkewed.getStatusCode());
+    }
+
+    @Test
+    void thePagesEntriesAheadAreScannedConcurrentlyAFewAtATime() throws InterruptedException {
+        // given six feeds whose entries start two days ahead, each with a file of yesterday, and a table whose
+        // Queries wait (10 s at most) until those of two feeds are in flight at once
+        FeedGate gate = new FeedGate(records);
+        QueryApi gated = QueryApi.builder().config(QueryConfig.of("records", "lake"))
+                .records(gate).latest(latest).files(new FakeObjectStore())
+                .clock(Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC)).build();
+        for (int i = 0; i < 6; i++) {
+            feed("feed" + i, "web", NOW + 2 * DAY, null);
+            records.put(TestFiles.records(file("yesterday" + i, "feed" + i, "web", NOW - DAY, null)));
+        }
+
+        // when the feeds are listed
+        APIGatewayV2HTTPResponse response = gated.handle(get("/v0/archive/feeds/", ""));
+
+        // then the feeds' scans overlapped, no more than the scan threads at a time, and each found its file
+        assertFalse(gate.timedOut, "the scans of two feeds were never in flight together: they ran one after another");
+        assertTrue(gate.maxFeeds >= 2 && gate.maxFeeds <= QueryApi.FEED_SCAN_THREADS,
+                "feeds scanned at once: " + gate.maxFeeds);
+        assertEquals(200, response.getStatusCode(), response.getBody());
+        List<String> ids = new ArrayList<>();
+        body(response).path("feeds").forEach(f -> ids.add(f.path("latest").path("metadata").path("id").asText()));
+        assertEquals(List.of("yesterday0", "yesterday1", "yesterday2", "yesterday3", "yesterday4", "yesterday5"), ids);
+    }
+
+    /**
+     * Records whose Queries each wait until Queries of two WHATs (feeds) are in flight together, or until
+     * 10 seconds have passed: then {@link #timedOut} and no Query waits any more. {@link #maxFeeds} is the
+     * most WHATs ever in flight together.
+     */
+    private static final class FeedGate implements RecordsTable {
+        private final RecordsTable table;
+        private final Map<String, Integer> inFlight = new HashMap<>();
+        private final CountDownLatch two = new CountDownLatch(1);
+        volatile boolean timedOut;
+        volatile int maxFeeds;
+
+        FeedGate(RecordsTable table) {
+            this.table = table;
+        }
+
+        @Override
+        public Slice queryKey(TimeIndexKey key, String rangePrefix, String after, int limit) {
+            synchronized (inFlight) {
+                inFlight.merge(key.what(), 1, Integer::sum);
+                maxFeeds = Math.max(maxFeeds, inFlight.size());
+                if (inFlight.size() >= 2) {
+                    two.countDown();
+                }
+            }
+            try {
+                if (!timedOut && !two.await(10, TimeUnit.SECONDS)) {
+                    timedOut = true;
+                    two.countDown();
+                }
+                return table.queryKey(key, rangePrefix, after, limit);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            } finally {
+                synchronized (inFlight) {
+                    inFlight.computeIfPresent(key.what(), (what, n) -> n == 1 ? null : n - 1);
+                }
+            }
+        }
+
+        @Override
+        public Slice queryWorkId(String workId, String what, String rangePrefix, String after, int limit) {
+            return table.queryWorkId(workId, what, rangePrefix, after, limit);
+        }
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -99,16 +100,19 @@ final class InMemoryRecordsTable implements RecordsTable {
     }
 
     /**
-     * What DynamoRecordsTable asks and DynamoDB answers: the items its key condition ({@link RangeCondition})
-     * selects, in order, read up to {@code limit} and all counted, and of them those before the first
-     * outside the WHERE's prefix returned; nothing, and no read, when the condition selects nothing.
+     * What DynamoRecordsTable asks and DynamoDB answers: the items its key condition ({@link RangeCondition}'s
+     * expression and values, read by {@link KeyConditions} as DynamoDB reads them) selects, in order, read up
+     * to {@code limit} and all counted, and of them those before the first outside the WHERE's prefix
+     * returned; nothing, and no read, when DynamoRecordsTable would ask nothing.
      */
     private Slice query(List<Map.Entry<String, StoredRecord>> ordered, String prefix, String after, int limit) {
         RangeCondition range = new RangeCondition(prefix, after);
         if (range.empty()) {
             return new Slice(List.of(), null);
         }
-        List<Map.Entry<String, StoredRecord>> selected = ordered.stream().filter(e -> range.selects(e.getKey())).toList();
+        Predicate<String> condition = KeyConditions.of(range.expression(), range.values());
+        List<Map.Entry<String, StoredRecord>> selected = ordered.stream()
+                .filter(e -> condition.test(e.getKey())).toList();
         int read = Math.min(limit, selected.size());
         reads.incrementAndGet();
         itemsRead.addAndGet(read);

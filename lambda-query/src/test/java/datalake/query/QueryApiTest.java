@@ -266,6 +266,36 @@ class QueryApiTest {
     }
 
     @Test
+    void anObjectHoldingAnotherFilesMetadataIsNoSuchFileOnEveryRouteThatReadsIt() {
+        // given file abc copied under the key of file copy, an object whose metadata names no id, and the
+        // latest syslog file's object overwritten by another file
+        Metadata abc = file("abc", "syslog", "web", NOW - DAY, null);
+        store.put("lake", "abc/data", Map.of("datalake", DatalakeJson.toJson(abc)));
+        store.put("lake", "copy/data", Map.of("datalake", DatalakeJson.toJson(abc)));
+        store.put("lake", "anon/data", Map.of("datalake", "{\"start\": " + T0 + ", \"what\": \"syslog\"}"));
+        table.put(TestFiles.records(file("new", "syslog", "web", NOW - DAY, null)));
+        store.put("bucket", "new/data",
+                Map.of("datalake", DatalakeJson.toJson(file("other", "syslog", "web", NOW, null))));
+
+        // then neither is the file its key names, and the latest file's data are gone
+        APIGatewayV2HTTPResponse copy = api.handle(get("/v0/archive/files/copy/metadata", ""));
+        assertError(copy, 404, "NoSuchFile");
+        assertEquals("The object of file copy holds the metadata of file abc, so there is no file copy.",
+                body(copy).path("message").asText());
+        assertError(api.handle(get("/v0/archive/files/copy/data", "")), 404, "NoSuchFile");
+        assertError(api.handle(get("/v0/archive/files/anon/metadata", "")), 404, "NoSuchFile");
+        assertError(api.handle(get("/v0/archive/files/anon/data", "")), 404, "NoSuchFile");
+        APIGatewayV2HTTPResponse latest = api.handle(get("/v0/archive/latest/syslog/web/data", ""));
+        assertError(latest, 404, "NoSuchFile");
+        assertEquals("The latest syslog file from web was overwritten in its bucket by another file, so its data"
+                + " are gone.", body(latest).path("message").asText());
+        // while the file itself is served, and the latest record as the index holds it
+        assertEquals("abc", body(api.handle(get("/v0/archive/files/abc/metadata", ""))).path("id").asText());
+        assertEquals(302, api.handle(get("/v0/archive/files/abc/data", "")).getStatusCode());
+        assertEquals(200, api.handle(get("/v0/archive/latest/syslog/web", "")).getStatusCode());
+    }
+
+    @Test
     void theDataOfAnArchivedFileIs409FileArchivedNamingItsStorageClass() {
         Metadata m = file("cold", "syslog", "web", NOW - DAY, null);
         table.put(TestFiles.records(m));
