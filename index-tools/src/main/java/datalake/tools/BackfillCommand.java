@@ -80,7 +80,6 @@ public final class BackfillCommand {
         }, "backfill-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try (Tools tools = Tools.fromEnvironment(options.workers() * 4)) {
-            tools.requireTables(Environment.system());
             Backfill backfill = new Backfill(tools.clients().s3(), tools.ingester(), Clock.systemUTC());
             Backfill.Result result;
             try (Progress progress = Progress.toStandardError(backfill::progressLine)) {

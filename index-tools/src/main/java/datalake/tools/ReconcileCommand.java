@@ -48,7 +48,6 @@ public final class ReconcileCommand {
             return 1;
         }
         try (Tools tools = Tools.fromEnvironment(workers)) {
-            tools.requireTables(Environment.system());
             Reconcile reconcile = of(tools, workers);
             Reconcile.Result result;
             try (Progress progress = Progress.toStandardError(reconcile::progressLine)) {

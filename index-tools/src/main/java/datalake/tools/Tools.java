@@ -10,6 +10,7 @@ import datalake.lambda.ConfigurationException;
 import datalake.lambda.Environment;
 import datalake.lambda.EnvironmentVariable;
 import datalake.lambda.SdkClientFactory;
+import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -32,8 +33,25 @@ record Tools(IngesterConfig config, IngesterClients clients, Ingester ingester) 
         requireLatestTable(env);
         IngesterConfig config = IngesterConfig.forBackfill(env);
         IngesterClients clients = IngesterClients.forBackfill(SdkClientFactory.forFunction(env, concurrency), config);
-        Ingester ingester = Ingester.forAws(config, clients).concurrency(concurrency).telemetry(Telemetry.discarding())
-                .build();
+        try {
+            return on(config, clients, env, concurrency, Clock.systemUTC());
+        } catch (RuntimeException e) {
+            clients.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The tools on {@code clients}, once their tables are found ({@link #requireTables}), with the ingester on
+     * AWS's clock ({@link AwsClock}, from the workstation's {@code local} one): a commit's {@code observed_at}
+     * orders it against the functions' commits of the same key, so on a laptop an hour ahead every upload of
+     * the next hour would lose to what the tool indexed, and the index keep the older file.
+     */
+    static Tools on(IngesterConfig config, IngesterClients clients, Environment env, int concurrency, Clock local) {
+        requireTables(config, clients, env);
+        Clock aws = AwsClock.of(clients.dynamoDb(), config.recordsTable(), local);
+        Ingester ingester = Ingester.forAws(config, clients).concurrency(concurrency).clock(aws)
+                .telemetry(Telemetry.discarding()).build();
         return new Tools(config, clients, ingester);
     }
 
@@ -71,14 +89,14 @@ record Tools(IngesterConfig config, IngesterClients clients, Ingester ingester) 
      * or records written while their latest entries are not: the shard map's item in the records table,
      * and a key that no latest entry has (a {@code what_where_key} always holds a {@code :}).
      */
-    void requireTables(Environment env) {
-        requireTable(config.recordsTable(), EnvironmentVariable.DYNAMODB_TABLE, ShardMapItem.key(), env);
-        requireTable(config.latestTable(), EnvironmentVariable.LATEST_TABLE,
+    static void requireTables(IngesterConfig config, IngesterClients clients, Environment env) {
+        requireTable(clients, config.recordsTable(), EnvironmentVariable.DYNAMODB_TABLE, ShardMapItem.key(), env);
+        requireTable(clients, config.latestTable(), EnvironmentVariable.LATEST_TABLE,
                 Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("#table-check")), env);
     }
 
-    private void requireTable(String table, EnvironmentVariable variable, Map<String, AttributeValue> key,
-            Environment env) {
+    private static void requireTable(IngesterClients clients, String table, EnvironmentVariable variable,
+            Map<String, AttributeValue> key, Environment env) {
         try {
             clients.dynamoDb().getItem(r -> r.tableName(table).key(key));
         } catch (ResourceNotFoundException e) {

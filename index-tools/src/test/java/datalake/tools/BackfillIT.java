@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A backfill of objects already in a bucket (made without notifications), against moto and DynamoDB
- * Local: 1,000 objects in the suite ({@code -Ddatalake.backfill.objects=N}; scripts/bench.sh runs
+ * A backfill of objects already in a bucket (made without notifications), against moto and dynalite:
+ * 1,000 objects in the suite ({@code -Ddatalake.backfill.objects=N}; scripts/bench.sh runs
  * 10,000), of which a tenth have no datalake metadata and a tenth invalid metadata. Interrupted after a
  * few pages and resumed from the key it printed; every valid file is indexed exactly once and the
  * rest are counted. The rate, in objects per second, is printed.

@@ -181,8 +181,11 @@ public final class Ingester implements AutoCloseable {
             return this;
         }
 
-        /** Default: the system clock, UTC. */
-        Builder clock(Clock source) {
+        /**
+         * Default: the system clock, UTC. Its time is each commit's {@code observed_at}, which orders a key's
+         * commits against every other handler's: the tools, on a workstation, give AWS's.
+         */
+        public Builder clock(Clock source) {
             this.clock = source;
             return this;
         }
