@@ -1,6 +1,7 @@
 package datalake.ingester;
 
 import datalake.dynamodb.RecordItems;
+import datalake.dynamodb.StoredRecord;
 import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
 import java.util.ArrayList;
@@ -97,7 +98,7 @@ record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements Lates
     }
 
     @Override
-    public boolean replace(Record expected, Optional<Record> replacement) {
+    public boolean replace(Record expected, Optional<StoredRecord> replacement) {
         Map<String, AttributeValue> values = Map.of(
                 ":url", AttributeValue.fromS(expected.url()),
                 ":create_time", AttributeValue.fromN(Long.toString(expected.createTime())),
@@ -111,7 +112,7 @@ record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements Lates
                         .expressionAttributeValues(values));
             } else {
                 dynamoDb.putItem(r -> r.tableName(table)
-                        .item(RecordItems.toLatestItem(replacement.get()))
+                        .item(replacement.get().toLatestItem())
                         .conditionExpression(UNCHANGED)
                         .expressionAttributeNames(UNCHANGED_NAMES)
                         .expressionAttributeValues(values));
