@@ -243,7 +243,7 @@ final class Fakes {
             StoredRecord other = foreignLatest.get(key);
             if ((kept == null || record.isNewerThan(kept))
                     && (other == null || other.start() < record.metadata().start() || other.start() == record.metadata().start()
-                            && other.createTime() != null && other.createTime() < record.createTime())) {
+                            && (other.createTime() == null || other.createTime() < record.createTime()))) {
                 latest.put(key, record);
                 foreignLatest.remove(key);
                 return true;

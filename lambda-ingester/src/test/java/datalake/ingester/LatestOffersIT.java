@@ -156,6 +156,23 @@ class LatestOffersIT {
         assertEquals(expected, entry);
     }
 
+    @Test
+    void aFileOfOursReplacesAnEntryOfThePythonDatalakesFirstFormatWithTheSameStart() {
+        // given a latest entry of the Python datalake's first format (no create_time), which the query API
+        // orders before a file of the same start that has one
+        IngesterHarness s = stack("python-same-start");
+        Map<String, AttributeValue> python = new HashMap<>(TestFiles.firstFormatItem(metadata("python", START, null)));
+        python.put(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:webserver02"));
+        s.backend.dynamoDb().putItem(r -> r.tableName(s.stack.latestTable()).item(python));
+
+        // when a file of ours with the same start is ingested
+        s.put("ours.log", metadata("ours", START, null));
+        ingest(s, s.handler());
+
+        // then it is the latest
+        assertEquals("ours", StoredRecord.fromItem(latestItem(s)).id());
+    }
+
     /** The latest table's item of syslog:webserver02, as stored (the query API reads it liberally). */
     private static Map<String, AttributeValue> latestItem(IngesterHarness s) {
         return s.backend.dynamoDb().getItem(r -> r.tableName(s.stack.latestTable())
