@@ -1,6 +1,7 @@
 package datalake.ingester;
 
 import datalake.dynamodb.RecordItems;
+import datalake.dynamodb.StoredRecord;
 import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
 import java.util.ArrayList;
@@ -21,9 +22,14 @@ import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
  * newest file whatever the order of their writes (docs/DESIGN.md, "Decisions, and why").
  */
 record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements LatestTable {
-    /** An older file never replaces a newer one: greater start wins, then greater create_time. */
+    /**
+     * An older file never replaces a newer one: greater start wins, then greater create_time; an entry
+     * without a numeric create_time (the Python datalake's first format) orders before any other, as the
+     * query API orders them.
+     */
     static final String CONDITION = "attribute_not_exists(#key) OR #metadata.#start < :start"
-            + " OR (#metadata.#start = :start AND #create_time < :create_time)";
+            + " OR (#metadata.#start = :start"
+            + " AND (#create_time < :create_time OR NOT attribute_type(#create_time, :number)))";
     /** The entry is still the one that was read: same file, same object. */
     static final String UNCHANGED = "#url = :url AND #create_time = :create_time AND #metadata.#id = :id";
     private static final Map<String, String> NAMES = Map.of(
@@ -41,7 +47,8 @@ record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements Lates
     public boolean offer(Record record) {
         Map<String, AttributeValue> values = Map.of(
                 ":start", AttributeValue.fromN(Long.toString(record.metadata().start())),
-                ":create_time", AttributeValue.fromN(Long.toString(record.createTime())));
+                ":create_time", AttributeValue.fromN(Long.toString(record.createTime())),
+                ":number", AttributeValue.fromS("N"));
         try {
             dynamoDb.putItem(r -> r.tableName(table)
                     .item(RecordItems.toLatestItem(record))
@@ -97,7 +104,7 @@ record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements Lates
     }
 
     @Override
-    public boolean replace(Record expected, Optional<Record> replacement) {
+    public boolean replace(Record expected, Optional<StoredRecord> replacement) {
         Map<String, AttributeValue> values = Map.of(
                 ":url", AttributeValue.fromS(expected.url()),
                 ":create_time", AttributeValue.fromN(Long.toString(expected.createTime())),
@@ -111,7 +118,7 @@ record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements Lates
                         .expressionAttributeValues(values));
             } else {
                 dynamoDb.putItem(r -> r.tableName(table)
-                        .item(RecordItems.toLatestItem(replacement.get()))
+                        .item(replacement.get().toLatestItem())
                         .conditionExpression(UNCHANGED)
                         .expressionAttributeNames(UNCHANGED_NAMES)
                         .expressionAttributeValues(values));

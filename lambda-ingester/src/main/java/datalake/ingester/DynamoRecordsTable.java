@@ -1,6 +1,8 @@
 package datalake.ingester;
 
 import datalake.dynamodb.RecordItems;
+import datalake.dynamodb.StoredRecord;
+import datalake.dynamodb.UnreadableItemException;
 import datalake.records.Keys.RangeKey;
 import datalake.records.Keys.TimeIndexKey;
 import datalake.records.Record;
@@ -12,6 +14,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -49,11 +52,11 @@ record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff backoff
     }
 
     @Override
-    public Optional<Record> newest(String where, List<TimeIndexKey> days) {
-        Record best = null;
+    public Optional<StoredRecord> newest(String where, List<TimeIndexKey> days) {
+        StoredRecord best = null;
         for (TimeIndexKey day : days) {
             // A file with a record in an older bucket starts before this bucket's first millisecond.
-            if (best != null && best.metadata().start() >= TimeBuckets.startOf(day.bucket() + 1)) {
+            if (best != null && best.start() >= TimeBuckets.startOf(day.bucket() + 1)) {
                 break;
             }
             String hash = day.toString();
@@ -67,11 +70,11 @@ record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff backoff
                                 ":r", AttributeValue.fromS(RangeKey.prefix(where))))
                         .exclusiveStartKey(from));
                 for (Map<String, AttributeValue> item : response.items()) {
-                    Record record;
+                    StoredRecord record;
                     try {
-                        record = RecordItems.fromItem(item);
-                    } catch (IllegalArgumentException notOurs) {
-                        continue; // a record this code cannot read is no candidate for the latest table
+                        record = StoredRecord.fromItem(item);
+                    } catch (UnreadableItemException unreadable) {
+                        continue; // not even its keys, times and url read: no candidate for the latest table
                     }
                     if (best == null || record.isNewerThan(best) || sameFileEarlierBucket(record, best)) {
                         best = record;
@@ -85,8 +88,8 @@ record DynamoRecordsTable(DynamoDbClient dynamoDb, String table, Backoff backoff
     }
 
     /** The latest table holds a file's record of its first bucket, as the ingester offers it. */
-    static boolean sameFileEarlierBucket(Record record, Record best) {
-        return record.url().equals(best.url()) && record.createTime() == best.createTime()
+    static boolean sameFileEarlierBucket(StoredRecord record, StoredRecord best) {
+        return record.url().equals(best.url()) && Objects.equals(record.createTime(), best.createTime())
                 && record.metadata().equals(best.metadata()) && record.bucket() < best.bucket();
     }
 

@@ -1,5 +1,6 @@
 package datalake.ingester;
 
+import datalake.dynamodb.StoredRecord;
 import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
 import java.util.Collection;
@@ -32,10 +33,11 @@ interface LatestTable {
 
     /**
      * Replaces the entry of {@code expected}'s what:where if it still is {@code expected} (same url,
-     * create_time and id): with {@code replacement}, or with no entry when it is empty. An entry changed in
+     * create_time and id): with {@code replacement}'s item as stored (a record the Python datalake wrote
+     * stays as it is, as the query API reads it), or with no entry when it is empty. An entry changed in
      * the meantime stays: whoever changed it knew better.
      *
      * @return whether the entry was replaced
      */
-    boolean replace(Record expected, Optional<Record> replacement);
+    boolean replace(Record expected, Optional<StoredRecord> replacement);
 }

@@ -2,6 +2,8 @@ package datalake.ingester;
 
 import datalake.dynamodb.ObjectEntry;
 import datalake.dynamodb.ObjectEntry.State;
+import datalake.dynamodb.RecordItems;
+import datalake.dynamodb.StoredRecord;
 import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
@@ -143,15 +145,29 @@ final class LatestUpkeep {
                     && now.metadata().where().equals(current.metadata().where())) {
                 newestBucket = Math.max(newestBucket, now.records(factory).get(0).bucket());
             }
-            // Every layout each day has had: a file written before a map change stays under its old key.
-            Optional<Record> replacement = records.newest(current.metadata().where(), factory.shardMap()
+            // Every layout each day has had: a file written before a map change stays under its old key. A
+            // record the Python datalake wrote is a candidate too, and goes into the table as it is stored.
+            Optional<StoredRecord> replacement = records.newest(current.metadata().where(), factory.shardMap()
                     .timeIndexKeys(current.metadata().what(), current.metadata().where(), newestBucket,
                             newestBucket - LOOKBACK_DAYS));
-            if (!replacement.filter(r -> sameFile(r, current)).isPresent() && latest.replace(current, replacement)) {
-                hints.is(current.whatWhereKey(), replacement.orElse(null));
+            if (!replacement.flatMap(LatestUpkeep::ours).filter(r -> sameFile(r, current)).isPresent()
+                    && latest.replace(current, replacement)) {
+                hints.is(current.whatWhereKey(), replacement.flatMap(LatestUpkeep::ours).orElse(null));
             }
         }
         return o.finished(clock.millis());
+    }
+
+    /**
+     * The record of a stored item when it is one this code writes; empty for one of the Python datalake's
+     * formats (no {@code create_time} or {@code size}), which only the query API's liberal reading serves.
+     */
+    static Optional<Record> ours(StoredRecord stored) {
+        try {
+            return Optional.of(RecordItems.fromItem(stored.item()));
+        } catch (IllegalArgumentException pythonFormat) {
+            return Optional.empty();
+        }
     }
 
     private static boolean sameFile(Record record, ObjectEntry entry) {

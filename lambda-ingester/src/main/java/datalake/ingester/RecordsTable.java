@@ -1,5 +1,6 @@
 package datalake.ingester;
 
+import datalake.dynamodb.StoredRecord;
 import datalake.records.Keys.TimeIndexKey;
 import datalake.records.Record;
 import java.util.List;
@@ -22,7 +23,9 @@ interface RecordsTable {
      * The newest file (greatest start, then create_time) at {@code where} among the records of these
      * day buckets' keys (one WHAT's, as the shard map gives them: {@code ShardMap.timeIndexKeys}), read
      * newest bucket first and no further than an older bucket could hold a later start; empty when there
-     * is none. For the latest table, when its file has left the index.
+     * is none. For the latest table, when its file has left the index. Records are read liberally, as the
+     * query API reads them: one the Python datalake wrote (no {@code create_time} or {@code size}) is a
+     * candidate too; only an item not even {@link StoredRecord} reads is left out.
      */
-    Optional<Record> newest(String where, List<TimeIndexKey> days);
+    Optional<StoredRecord> newest(String where, List<TimeIndexKey> days);
 }

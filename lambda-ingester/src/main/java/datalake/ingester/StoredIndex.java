@@ -1,7 +1,9 @@
 package datalake.ingester;
 
 import datalake.dynamodb.ObjectEntry;
+import datalake.dynamodb.RecordItems;
 import datalake.dynamodb.RecordKey;
+import datalake.dynamodb.StoredRecord;
 import datalake.records.Keys.TimeIndexKey;
 import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
@@ -61,9 +63,12 @@ public final class StoredIndex {
         return records.write(written, deadline);
     }
 
-    /** The newest file of WHERE in these day buckets' keys (newest day first), as the latest table would hold it. */
+    /**
+     * The newest file of WHERE in these day buckets' keys (newest day first), as the latest table would hold
+     * it; empty too when that file's record is one the Python datalake wrote ({@link LatestUpkeep#ours}).
+     */
     public Optional<Record> newest(String where, List<TimeIndexKey> days) {
-        return records.newest(where, days);
+        return records.newest(where, days).flatMap(LatestUpkeep::ours);
     }
 
     /** Whether the configuration names a latest table. */
@@ -81,6 +86,7 @@ public final class StoredIndex {
      * false when it changed meanwhile, or there is no latest table.
      */
     public boolean replaceLatest(Record expected, Optional<Record> replacement) {
-        return latest.map(t -> t.replace(expected, replacement)).orElse(false);
+        Optional<StoredRecord> stored = replacement.map(r -> StoredRecord.fromItem(RecordItems.toItem(r)));
+        return latest.map(t -> t.replace(expected, stored)).orElse(false);
     }
 }

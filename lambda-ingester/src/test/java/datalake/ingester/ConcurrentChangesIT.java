@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import datalake.dynamodb.ObjectEntry;
+import datalake.dynamodb.StoredRecord;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.records.Keys.WhatWhereKey;
@@ -196,7 +197,7 @@ class ConcurrentChangesIT {
                     }
 
                     @Override
-                    public Optional<Record> newest(String where, List<TimeIndexKey> days) {
+                    public Optional<StoredRecord> newest(String where, List<TimeIndexKey> days) {
                         return records.newest(where, days);
                     }
                 })
@@ -243,7 +244,7 @@ class ConcurrentChangesIT {
                     }
 
                     @Override
-                    public boolean replace(Record expected, Optional<Record> replacement) {
+                    public boolean replace(Record expected, Optional<StoredRecord> replacement) {
                         pause(random, 15);
                         return latest.replace(expected, replacement);
                     }

@@ -1,7 +1,9 @@
 package datalake.ingester;
 
 import datalake.dynamodb.ObjectEntry;
+import datalake.dynamodb.RecordItems;
 import datalake.dynamodb.RecordKey;
+import datalake.dynamodb.StoredRecord;
 import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Keys.TimeIndexKey;
 import datalake.records.Record;
@@ -20,6 +22,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** In-memory collaborators of the {@link Ingester}: state a test can set up and inspect afterwards. */
 final class Fakes {
@@ -78,6 +81,10 @@ final class Fakes {
         final Map<String, ObjectEntry> objects = new LinkedHashMap<>();
         final Map<String, Record> table = new LinkedHashMap<>();
         final Map<String, Record> latest = new LinkedHashMap<>();
+        /** Items of another writer (the Python datalake's first format: no create_time, no size), by key. */
+        final Map<String, Map<String, AttributeValue>> foreign = new LinkedHashMap<>();
+        /** Latest-table entries that are no record of ours (a Python-format record), by what:where. */
+        final Map<String, StoredRecord> foreignLatest = new LinkedHashMap<>();
         final List<List<Record>> writes = new ArrayList<>();
         /** The latest table's calls: each offer's record, and each read of several entries' keys. */
         final List<Record> offers = new ArrayList<>();
@@ -145,10 +152,13 @@ final class Fakes {
         }
 
         @Override
-        public synchronized Optional<Record> newest(String where, List<TimeIndexKey> days) {
-            Record best = null;
-            for (Record record : table.values()) {
-                if (days.contains(record.timeIndexKey()) && record.metadata().where().equals(where)
+        public synchronized Optional<StoredRecord> newest(String where, List<TimeIndexKey> days) {
+            List<Map<String, AttributeValue>> items = new ArrayList<>(foreign.values());
+            table.values().forEach(r -> items.add(RecordItems.toItem(r)));
+            StoredRecord best = null;
+            for (Map<String, AttributeValue> item : items) {
+                StoredRecord record = StoredRecord.fromItem(item);
+                if (days.contains(TimeIndexKey.parse(item.get(RecordItems.TIME_INDEX_KEY).s())) && record.where().equals(where)
                         && (best == null || record.isNewerThan(best) || DynamoRecordsTable.sameFileEarlierBucket(record, best))) {
                     best = record;
                 }
@@ -178,17 +188,16 @@ final class Fakes {
         }
 
         @Override
-        public synchronized boolean replace(Record expected, Optional<Record> replacement) {
+        public synchronized boolean replace(Record expected, Optional<StoredRecord> replacement) {
             Record kept = latest.get(expected.whatWhereKey().toString());
             if (kept == null || !kept.url().equals(expected.url()) || kept.createTime() != expected.createTime()
                     || !kept.metadata().id().equals(expected.metadata().id())) {
                 return false;
             }
-            if (replacement.isEmpty()) {
-                latest.remove(expected.whatWhereKey().toString());
-            } else {
-                latest.put(expected.whatWhereKey().toString(), replacement.get());
-            }
+            String key = expected.whatWhereKey().toString();
+            latest.remove(key);
+            replacement.ifPresent(r -> LatestUpkeep.ours(r).ifPresentOrElse(ours -> latest.put(key, ours),
+                    () -> foreignLatest.put(key, r)));
             return true;
         }
 
@@ -229,9 +238,14 @@ final class Fakes {
             if (latestError != null) {
                 throw latestError;
             }
-            Record kept = latest.get(record.whatWhereKey().toString());
-            if (kept == null || record.isNewerThan(kept)) {
-                latest.put(record.whatWhereKey().toString(), record);
+            String key = record.whatWhereKey().toString();
+            Record kept = latest.get(key);
+            StoredRecord other = foreignLatest.get(key);
+            if ((kept == null || record.isNewerThan(kept))
+                    && (other == null || other.start() < record.metadata().start() || other.start() == record.metadata().start()
+                            && (other.createTime() == null || other.createTime() < record.createTime()))) {
+                latest.put(key, record);
+                foreignLatest.remove(key);
                 return true;
             }
             return false;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import datalake.dynamodb.RecordItems;
+import datalake.dynamodb.StoredRecord;
 import datalake.emulators.Emulators;
 import datalake.emulators.EmulatorsExtension;
 import datalake.emulators.DatalakeStack;
@@ -127,6 +128,56 @@ class LatestOffersIT {
         assertEquals(1, calls.reads.get());
         assertEquals(2, calls.puts.get());
         assertEquals("old", s.latest("syslog", "webserver02").metadata().id());
+    }
+
+    @Test
+    void aRemovedLatestFileIsReplacedByANewerFileOfThePythonDatalakesFirstRecordFormat() {
+        // given a feed's older file of ours, a newer record the Python datalake wrote in its first format
+        // (no create_time, no size), and our newest file, the latest
+        IngesterHarness s = stack("python");
+        Map<String, AttributeValue> python = TestFiles.firstFormatItem(metadata("python", START + DAY, null));
+        s.backend.dynamoDb().putItem(r -> r.tableName(s.stack.recordsTable()).item(python));
+        s.put("old.log", metadata("old", START, null));
+        ingest(s, s.handler());
+        s.put("new.log", metadata("new", START + 2 * DAY, null));
+        ingest(s, s.handler());
+        assertEquals("new", s.latest("syslog", "webserver02").metadata().id());
+
+        // when our newest file is deleted
+        s.delete("new.log");
+        ingest(s, s.handler());
+
+        // then the entry is the Python datalake's record, its item as stored and keyed by what:where, which
+        // the query API reads
+        Map<String, AttributeValue> entry = latestItem(s);
+        assertEquals("python", StoredRecord.fromItem(entry).id());
+        Map<String, AttributeValue> expected = new HashMap<>(python);
+        expected.put(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:webserver02"));
+        assertEquals(expected, entry);
+    }
+
+    @Test
+    void aFileOfOursReplacesAnEntryOfThePythonDatalakesFirstFormatWithTheSameStart() {
+        // given a latest entry of the Python datalake's first format (no create_time), which the query API
+        // orders before a file of the same start that has one
+        IngesterHarness s = stack("python-same-start");
+        Map<String, AttributeValue> python = new HashMap<>(TestFiles.firstFormatItem(metadata("python", START, null)));
+        python.put(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:webserver02"));
+        s.backend.dynamoDb().putItem(r -> r.tableName(s.stack.latestTable()).item(python));
+
+        // when a file of ours with the same start is ingested
+        s.put("ours.log", metadata("ours", START, null));
+        ingest(s, s.handler());
+
+        // then it is the latest
+        assertEquals("ours", StoredRecord.fromItem(latestItem(s)).id());
+    }
+
+    /** The latest table's item of syslog:webserver02, as stored (the query API reads it liberally). */
+    private static Map<String, AttributeValue> latestItem(IngesterHarness s) {
+        return s.backend.dynamoDb().getItem(r -> r.tableName(s.stack.latestTable())
+                .key(Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:webserver02")))
+                .consistentRead(true)).item();
     }
 
     @Test

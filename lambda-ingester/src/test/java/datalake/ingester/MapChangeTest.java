@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import datalake.dynamodb.RecordKey;
+import datalake.dynamodb.StoredRecord;
 import datalake.records.Keys.TimeIndexKey;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
@@ -96,7 +97,7 @@ class MapChangeTest {
             }
 
             @Override
-            public Optional<Record> newest(String where, List<TimeIndexKey> days) {
+            public Optional<StoredRecord> newest(String where, List<TimeIndexKey> days) {
                 return records.newest(where, days);
             }
         };

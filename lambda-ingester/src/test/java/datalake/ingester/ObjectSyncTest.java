@@ -13,7 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import datalake.dynamodb.ObjectEntry;
+import datalake.dynamodb.RecordItems;
 import datalake.dynamodb.RecordKey;
+import datalake.dynamodb.StoredRecord;
 import datalake.records.Keys.TimeIndexKey;
 import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
@@ -21,6 +23,7 @@ import datalake.records.RecordFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -36,6 +39,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 
 /**
@@ -114,7 +118,7 @@ class ObjectSyncTest {
             }
 
             @Override
-            public Optional<Record> newest(String where, List<TimeIndexKey> days) {
+            public Optional<StoredRecord> newest(String where, List<TimeIndexKey> days) {
                 return records.newest(where, days);
             }
         };
@@ -338,7 +342,7 @@ class ObjectSyncTest {
             }
 
             @Override
-            public Optional<Record> newest(String where, List<TimeIndexKey> days) {
+            public Optional<StoredRecord> newest(String where, List<TimeIndexKey> days) {
                 return records.newest(where, days);
             }
         };
@@ -587,6 +591,100 @@ class ObjectSyncTest {
                 latest);
     }
 
+    @Test
+    void aRemovedLatestFileIsReplacedByANewerFileOfThePythonDatalakesFirstRecordFormat() {
+        // given a feed's older file of ours, a newer record the Python datalake wrote in its first format
+        // (no create_time, no size), and our newest file, the latest
+        objects.put(BUCKET, "old.csv", metadata("old", START - 2 * DAY, null), MODIFIED, 10);
+        objects.put(BUCKET, "new.csv", metadata("new", START, null), MODIFIED, 10);
+        Map<String, AttributeValue> python = TestFiles.firstFormatItem(metadata("python", START - DAY, null));
+        records.foreign.put("python", python);
+        Ingester ingester = ingester();
+        handle(ingester, "old", put("old.csv", null));
+        handle(ingester, "new", put("new.csv", null));
+        assertEquals("new", latestId("syslog:webserver02"));
+
+        // when our newest file is deleted
+        objects.stored.remove(BUCKET + "/new.csv");
+        handle(ingester, "delete", delete("new.csv"));
+
+        // then the entry is the Python datalake's file, its item as stored and keyed by what:where
+        assertEquals("python", latestId("syslog:webserver02"));
+        Map<String, AttributeValue> expected = new HashMap<>(python);
+        expected.put(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:webserver02"));
+        assertEquals(expected, records.foreignLatest.get("syslog:webserver02").toLatestItem());
+    }
+
+    /** The id of the latest-table entry, of ours or another writer's; null without one. */
+    private String latestId(String whatWhere) {
+        Record ours = records.latest.get(whatWhere);
+        StoredRecord other = records.foreignLatest.get(whatWhere);
+        return ours != null ? ours.metadata().id() : other != null ? other.id() : null;
+    }
+
+    private static String expire(String key, String sequencer) {
+        return TestFiles.s3Event("LifecycleExpiration:Delete", BUCKET, key, sequencer);
+    }
+
+    @Test
+    void theExpiryOfANoncurrentVersionFindingTheObjectAsIndexedCommitsAndWritesNothing() {
+        // given an object indexed by its put's handler
+        objects.put(BUCKET, KEY, metadata("f1", START, START + DAY), MODIFIED, 10);
+        Ingester ingester = ingester();
+        assertEquals(List.of(), retriedIds(handle(ingester, "put", put(KEY, "01"))));
+        ObjectEntry indexed = records.objects.get(URL);
+        int writes = records.writes.size();
+
+        // when a noncurrent version of its key expires (S3 sends a removal; HEAD finds the current object)
+        SQSBatchResponse response = handle(ingester, "expire", expire(KEY, "02"));
+
+        // then the entry and the records stay as they were, and the report says nothing changed
+        assertEquals(List.of(), retriedIds(response));
+        assertEquals(indexed, records.objects.get(URL));
+        assertEquals(writes, records.writes.size());
+        Report report = reports.of("expire");
+        assertEquals("success", report.report().status().json());
+        assertEquals("index", report.action().json());
+        assertTrue(report.report().message().contains("the index already holds it as it is"), report.report().message());
+    }
+
+    @Test
+    void aRemovalWhoseEarlierDeliveryStoppedAfterItsCommitWritesTheRecordsWhenItComesAgain() {
+        // given an object a removal of another version finds, whose first delivery committed the object and
+        // stopped before its records were written
+        objects.put(BUCKET, KEY, metadata("f1", START, START + DAY), MODIFIED, 10);
+        records.writeFailure = r -> new Failure(ErrorKind.TIME_BUDGET, "still unprocessed.");
+        assertEquals(List.of("expire"), retriedIds(handle(ingester(), "expire", expire(KEY, "02"))));
+        assertEquals(ObjectEntry.State.INDEXED, records.objects.get(URL).state());
+        assertEquals(List.of(), records.recordsOf(URL));
+
+        // when the same message comes again
+        records.writeFailure = r -> null;
+        SQSBatchResponse again = handle(ingester(), "expire", expire(KEY, "02"));
+
+        // then its records are written: an entry of this very event is no proof that they were
+        assertEquals(List.of(), retriedIds(again));
+        assertEquals(2, records.recordsOf(URL).size());
+    }
+
+    @Test
+    void aPutWhoseHandlerStoppedAfterItsCommitIsFinishedByItsRedeliveryAfterAnExpiryChangedNothing() {
+        // given a put whose first delivery committed the object and stopped before its records were written
+        objects.put(BUCKET, KEY, metadata("f1", START, START + DAY), MODIFIED, 10);
+        records.writeFailure = r -> new Failure(ErrorKind.TIME_BUDGET, "still unprocessed.");
+        assertEquals(List.of("put"), retriedIds(handle(ingester(), "put", put(KEY, "01"))));
+        records.writeFailure = r -> null;
+
+        // when a noncurrent version expires, and then the put comes again
+        handle(ingester(), "expire", expire(KEY, "02"));
+        assertEquals(List.of(), records.recordsOf(URL), "the expiry's handler leaves the put to its own redelivery");
+        SQSBatchResponse again = handle(ingester(), "put", put(KEY, "01"));
+
+        // then the put's records are written
+        assertEquals(List.of(), retriedIds(again));
+        assertEquals(2, records.recordsOf(URL).size());
+    }
+
     private static List<String> retriedIds(SQSBatchResponse response) {
         return response.getBatchItemFailures().stream().map(SQSBatchResponse.BatchItemFailure::getItemIdentifier).toList();
     }
@@ -615,7 +713,7 @@ class ObjectSyncTest {
         }
 
         @Override
-        public boolean replace(Record expected, Optional<Record> replacement) {
+        public boolean replace(Record expected, Optional<StoredRecord> replacement) {
             return to.replace(expected, replacement);
         }
     }

@@ -54,6 +54,19 @@ class StoredIndexTest {
     }
 
     @Test
+    void aNewestFileOfThePythonDatalakesFirstFormatIsNoRecordForTheRepairs() {
+        // given a day with a file of ours and a newer record of the Python datalake's first format
+        Fakes.Records tables = new Fakes.Records(true);
+        StoredIndex index = new StoredIndex(objects, tables, tables, Optional.of(tables));
+        Record ours = record("ours", START);
+        tables.write(List.of(ours), null);
+        tables.foreign.put("python", TestFiles.firstFormatItem(metadata("python", START + 1_000, null)));
+
+        // then the repairs, which replace entries with records, get none rather than the older file of ours
+        assertEquals(Optional.empty(), index.newest(ours.metadata().where(), List.of(ours.timeIndexKey())));
+    }
+
+    @Test
     void withoutALatestTableThereIsNoEntryToReadOrReplace() {
         // given tables whose fake holds a latest entry, but a configuration that names no latest table
         Fakes.Records tables = new Fakes.Records(false);

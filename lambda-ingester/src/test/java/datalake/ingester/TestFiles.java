@@ -1,11 +1,17 @@
 package datalake.ingester;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import datalake.dynamodb.RecordItems;
+import datalake.records.Metadata;
+import datalake.records.MetadataParser;
+import datalake.records.RecordFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** Fixtures: event bodies from src/test/resources/events, metadata documents, SQS messages. */
 final class TestFiles {
@@ -39,6 +45,16 @@ final class TestFiles {
 
     static String metadata(String id, long start, Long end) {
         return metadata("syslog", "webserver02", id, start, end, null);
+    }
+
+    /** A records-table item of the Python datalake's first format: ours without create_time and size. */
+    static Map<String, AttributeValue> firstFormatItem(String metadata) {
+        Metadata parsed = MetadataParser.parse(metadata);
+        Map<String, AttributeValue> item = new HashMap<>(RecordItems.toItem(new RecordFactory()
+                .records(parsed, "s3://" + BUCKET + "/" + parsed.id() + "/data", 1L, 1).get(0)));
+        item.remove(RecordItems.CREATE_TIME);
+        item.remove(RecordItems.SIZE);
+        return item;
     }
 
     static SQSMessage message(String id, String body) {
