@@ -52,7 +52,7 @@ import java.util.concurrent.ExecutorService;
  * <p>No step of an object (HEAD, commit, write, delete, offer, tidy, forget) starts after the deadline,
  * and none of their SDK calls outlives it ({@link CallDeadline}): the object fails as
  * {@link ErrorKind#TIME_BUDGET} instead, and what it left undone stays in its entry for the next delivery
- * (only a forget left undone fails nothing).
+ * (only a forget left undone or cut short fails nothing).
  * Past the deadline run only the check, whose read-back finds late writes and whose repair deletes them,
  * in the first half of the margin the handler keeps, and then the batch's settlement, by the invocation's end.
  */
@@ -367,7 +367,14 @@ final class ObjectSync {
                 || !o.entry().over(o.previous()).unfinished() || deadline.passed()) {
             return o;
         }
-        index.clearStale(o.entry().url(), o.entry().commitId());
+        try {
+            index.clearStale(o.entry().url(), o.entry().commitId());
+        } catch (RuntimeException e) {
+            if (Failures.classify(e, o.url()).kind() == ErrorKind.TIME_BUDGET) {
+                return o; // cut short at the deadline: as a forget not started, the next commit takes it over
+            }
+            throw e;
+        }
         return o.finished(clock.millis());
     }
 

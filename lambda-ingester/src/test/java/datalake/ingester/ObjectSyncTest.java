@@ -39,6 +39,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 
@@ -431,6 +432,32 @@ class ObjectSyncTest {
         assertEquals(List.of(), retriedIds(handle(ingester(records, index), "again", put(KEY, null))));
         assertEquals(List.of("new"), records.recordsOf(URL).stream().map(r -> r.metadata().id()).toList());
         assertFalse(records.objects.get(URL).unfinished());
+    }
+
+    @Test
+    void aForgetCutShortAtTheDeadlineLeavesTheClearToTheNextCommitAndTheObjectSucceeds() {
+        // given a two-day file indexed, then overwritten by a one-day file of another id, and a handler of
+        // the overwrite whose clear starts before the deadline and is cut there, as CallDeadline cuts a call
+        objects.put(BUCKET, KEY, metadata("old", START, START + DAY), MODIFIED, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(), "put", put(KEY, null))));
+        objects.put(BUCKET, KEY, metadata("new", START + 3 * DAY, null), MODIFIED + 1000, 10);
+        ObjectIndex index = new DelegatingIndex(records) {
+            @Override
+            public void clearStale(String url, String commitId) {
+                clock.advance(Duration.ofSeconds(31));
+                throw ApiCallTimeoutException.builder().message("cut").cause(
+                        new OutOfTimeException("the invocation's time budget ran out during DynamoDb UpdateItem.")).build();
+            }
+        };
+
+        // when the overwrite is handled
+        SQSBatchResponse late = handle(ingester(records, index), "overwrite", put(KEY, null));
+
+        // then, every step but the clear done, it succeeds as a forget not started does: nothing comes back
+        assertEquals(List.of(), retriedIds(late));
+        assertEquals("success", reports.of("overwrite").report().status().json());
+        assertEquals(List.of("new"), records.recordsOf(URL).stream().map(r -> r.metadata().id()).toList());
+        assertTrue(records.objects.get(URL).unfinished());
     }
 
     @Test
