@@ -10,8 +10,8 @@ import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * Somewhere the AWS APIs answer without an AWS account: the {@link Emulators} (moto and DynamoDB
- * Local, no Docker), or LocalStack in Docker (the ingester's LocalStack suite). What a test or the
+ * Somewhere the AWS APIs answer without an AWS account: the {@link Emulators} (moto and dynalite,
+ * no Docker), or LocalStack in Docker (the ingester's LocalStack suite). What a test or the
  * local runner needs of them: clients, factories for clients with settings of their own, and the
  * SDK's endpoint settings for code that builds its own clients.
  */

@@ -37,8 +37,8 @@ import software.amazon.awssdk.services.sns.model.KmsAccessDeniedException;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
- * The faults of issue 7 that IngesterIT and IngesterScenarios do not cover, against moto and DynamoDB
- * Local, each asserting the final state: throttling (UnprocessedItems), SNS unreachable, the same
+ * The faults of issue 7 that IngesterIT and IngesterScenarios do not cover, against moto and dynalite,
+ * each asserting the final state: throttling (UnprocessedItems), SNS unreachable, the same
  * notification three times, and Put, Copy, Put of one key handled out of order.
  */
 @ExtendWith(EmulatorsExtension.class)

@@ -11,11 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
+import datalake.records.Keys.TimeIndexKey;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import datalake.records.Keys.TimeIndexKey;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
