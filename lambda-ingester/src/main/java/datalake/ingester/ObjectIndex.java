@@ -20,22 +20,9 @@ interface ObjectIndex {
      */
     Commit commit(ObjectEntry entry);
 
-    /**
-     * The outcome of {@link #commit}: rejected when a later observation is recorded. Not accepted but with
-     * a previous entry: not made, since that entry already holds what the observation found
-     * ({@link #alreadyIndexed}).
-     */
+    /** The outcome of {@link #commit}: rejected when a later observation is recorded. */
     record Commit(boolean accepted, ObjectEntry previous) {
         static final Commit REJECTED = new Commit(false, null);
-
-        /** No commit made: {@code entry} already indexes the object as it was found, and is finished. */
-        static Commit alreadyIndexed(ObjectEntry entry) {
-            return new Commit(false, entry);
-        }
-
-        boolean alreadyIndexed() {
-            return !accepted && previous != null;
-        }
     }
 
     /** The current entries of these URLs (strongly consistent); a URL without one is not in the map. */

@@ -103,14 +103,6 @@ record ObjectOutcome(BatchObject object, Observation observation, ObjectIndex.Co
         return found() && committed();
     }
 
-    /**
-     * Found as the index's finished entry holds it already, so nothing was committed or written (a removal
-     * event of another version: {@link ObjectSync#alreadyIndexed}).
-     */
-    boolean alreadyIndexed() {
-        return commit != null && commit.alreadyIndexed();
-    }
-
     /** Failed in a way that may pass: the object must come again. */
     boolean transientlyFailed() {
         return failure != null && !failure.permanent();
@@ -178,10 +170,6 @@ record ObjectOutcome(BatchObject object, Observation observation, ObjectIndex.Co
         String url = url();
         boolean removal = event().removal();
         if (state == ObjectEntry.State.INDEXED) {
-            if (alreadyIndexed()) {
-                return url + " exists, and the index already holds it as it is: the event was of another version"
-                        + " (a noncurrent one expired or deleted, say); nothing changed.";
-            }
             return removal ? url + " exists again: it is indexed as it is now." : null;
         }
         if (state != ObjectEntry.State.ABSENT) {
@@ -208,14 +196,8 @@ record ObjectOutcome(BatchObject object, Observation observation, ObjectIndex.Co
         return new Followed(event(), state(), failure, recordCount(), removed, unchanged());
     }
 
-    /**
-     * Found as the index already had it: the entry it replaced named the same object, metadata and records;
-     * or no commit was made, the entry holding it so already ({@link #alreadyIndexed}).
-     */
+    /** Found as the index already had it: the entry it replaced named the same object, metadata and records. */
     boolean unchanged() {
-        if (alreadyIndexed()) {
-            return failure == null;
-        }
         ObjectEntry previous = previous();
         if (!stored() || previous == null || !previous.indexed() || superseded != null || removed > 0
                 || previous.unfinished()) {

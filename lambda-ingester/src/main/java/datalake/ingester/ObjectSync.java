@@ -15,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -159,12 +158,6 @@ final class ObjectSync {
             return seen.failed(Failures.outOfTime(url, "its observation was committed"));
         }
         try {
-            if (state == State.INDEXED && event.removal() && event.sequencer() != null) {
-                ObjectEntry known = index.read(List.of(url)).get(url);
-                if (known != null && alreadyIndexed(known, entry)) {
-                    return seen.committed(ObjectIndex.Commit.alreadyIndexed(known), clock.millis());
-                }
-            }
             return seen.committed(index.commit(entry), clock.millis());
         } catch (RuntimeException e) {
             return seen.failed(Failures.classify(e, url)); // the observation stays: the message's log names the file
@@ -208,23 +201,6 @@ final class ObjectSync {
             case ABSENT -> new ObjectEntry(url, observedAt, commitId, State.ABSENT, null, 0, 0, null, null, sequencer,
                     List.of(), List.of(), observedAt / 1_000_000 + TOMBSTONE_SECONDS);
         };
-    }
-
-    /**
-     * Whether a removal event that found the object (the expiry or deletion of another version, a
-     * noncurrent one say) finds it as the index already holds it: an entry of the same object (version,
-     * ETag, LastModified, size), metadata, record keys and expiry, with nothing left to finish, and
-     * committed by another event. An entry this event committed itself may be that of an earlier
-     * delivery that stopped before its writes, which only this redelivery finishes: it is committed again.
-     * Another event's handler that stopped so is finished by that event's own redelivery.
-     */
-    static boolean alreadyIndexed(ObjectEntry known, ObjectEntry found) {
-        return known.indexed() && !known.unfinished() && !Objects.equals(known.sequencer(), found.sequencer())
-                && Objects.equals(known.versionId(), found.versionId()) && Objects.equals(known.etag(), found.etag())
-                && known.createTime() == found.createTime() && known.size() == found.size()
-                && known.metadata().equals(found.metadata())
-                && Set.copyOf(known.recordKeys()).equals(Set.copyOf(found.recordKeys()))
-                && Objects.equals(known.expiresAt(), found.expiresAt());
     }
 
     static Metadata metadataOf(String url, StoredObject stored) {

@@ -649,69 +649,6 @@ class ObjectSyncTest {
         return ours != null ? ours.metadata().id() : other != null ? other.id() : null;
     }
 
-    private static String expire(String key, String sequencer) {
-        return TestFiles.s3Event("LifecycleExpiration:Delete", BUCKET, key, sequencer);
-    }
-
-    @Test
-    void theExpiryOfANoncurrentVersionFindingTheObjectAsIndexedCommitsAndWritesNothing() {
-        // given an object indexed by its put's handler
-        objects.put(BUCKET, KEY, metadata("f1", START, START + DAY), MODIFIED, 10);
-        Ingester ingester = ingester();
-        assertEquals(List.of(), retriedIds(handle(ingester, "put", put(KEY, "01"))));
-        ObjectEntry indexed = records.objects.get(URL);
-        int writes = records.writes.size();
-
-        // when a noncurrent version of its key expires (S3 sends a removal; HEAD finds the current object)
-        SQSBatchResponse response = handle(ingester, "expire", expire(KEY, "02"));
-
-        // then the entry and the records stay as they were, and the report says nothing changed
-        assertEquals(List.of(), retriedIds(response));
-        assertEquals(indexed, records.objects.get(URL));
-        assertEquals(writes, records.writes.size());
-        Report report = reports.of("expire");
-        assertEquals("success", report.report().status().json());
-        assertEquals("index", report.action().json());
-        assertTrue(report.report().message().contains("the index already holds it as it is"), report.report().message());
-    }
-
-    @Test
-    void aRemovalWhoseEarlierDeliveryStoppedAfterItsCommitWritesTheRecordsWhenItComesAgain() {
-        // given an object a removal of another version finds, whose first delivery committed the object and
-        // stopped before its records were written
-        objects.put(BUCKET, KEY, metadata("f1", START, START + DAY), MODIFIED, 10);
-        records.writeFailure = r -> new Failure(ErrorKind.TIME_BUDGET, "still unprocessed.");
-        assertEquals(List.of("expire"), retriedIds(handle(ingester(), "expire", expire(KEY, "02"))));
-        assertEquals(ObjectEntry.State.INDEXED, records.objects.get(URL).state());
-        assertEquals(List.of(), records.recordsOf(URL));
-
-        // when the same message comes again
-        records.writeFailure = r -> null;
-        SQSBatchResponse again = handle(ingester(), "expire", expire(KEY, "02"));
-
-        // then its records are written: an entry of this very event is no proof that they were
-        assertEquals(List.of(), retriedIds(again));
-        assertEquals(2, records.recordsOf(URL).size());
-    }
-
-    @Test
-    void aPutWhoseHandlerStoppedAfterItsCommitIsFinishedByItsRedeliveryAfterAnExpiryChangedNothing() {
-        // given a put whose first delivery committed the object and stopped before its records were written
-        objects.put(BUCKET, KEY, metadata("f1", START, START + DAY), MODIFIED, 10);
-        records.writeFailure = r -> new Failure(ErrorKind.TIME_BUDGET, "still unprocessed.");
-        assertEquals(List.of("put"), retriedIds(handle(ingester(), "put", put(KEY, "01"))));
-        records.writeFailure = r -> null;
-
-        // when a noncurrent version expires, and then the put comes again
-        handle(ingester(), "expire", expire(KEY, "02"));
-        assertEquals(List.of(), records.recordsOf(URL), "the expiry's handler leaves the put to its own redelivery");
-        SQSBatchResponse again = handle(ingester(), "put", put(KEY, "01"));
-
-        // then the put's records are written
-        assertEquals(List.of(), retriedIds(again));
-        assertEquals(2, records.recordsOf(URL).size());
-    }
-
     private static List<String> retriedIds(SQSBatchResponse response) {
         return response.getBatchItemFailures().stream().map(SQSBatchResponse.BatchItemFailure::getItemIdentifier).toList();
     }
