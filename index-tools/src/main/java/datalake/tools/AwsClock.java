@@ -1,6 +1,7 @@
 package datalake.tools;
 
 import datalake.dynamodb.ShardMapItem;
+import datalake.lambda.ConfigurationException;
 import java.time.Clock;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -25,20 +26,21 @@ final class AwsClock {
 
     /**
      * The local clock set to AWS's time: one GetItem of the records table's shard map item, whose answer's
-     * {@code Date} it is at the moment the answer arrived; {@link IllegalStateException} without one.
+     * {@code Date} it is at the moment the answer arrived; a {@link ConfigurationException} (one sentence, as the
+     * commands print their settings' faults) without one.
      */
     static Clock of(DynamoDbClient dynamoDb, String recordsTable, Clock local) {
         GetItemResponse response = dynamoDb.getItem(r -> r.tableName(recordsTable).key(ShardMapItem.key()));
         Instant arrived = local.instant();
         String date = response.sdkHttpResponse().firstMatchingHeader("Date").orElseThrow(() ->
-                new IllegalStateException("DynamoDB's answer has no Date header, so AWS's time is unknown and no day"
+                new ConfigurationException("DynamoDB's answer has no Date header, so AWS's time is unknown and no day"
                         + " can be checked against it; check AWS_ENDPOINT_URL_DYNAMODB."));
         Instant aws;
         try {
             aws = DateTimeFormatter.RFC_1123_DATE_TIME.parse(date, Instant::from);
         } catch (DateTimeException e) {
-            throw new IllegalStateException("DynamoDB's answer has the Date header \"" + date + "\", not a time, so"
-                    + " AWS's time is unknown and no day can be checked against it.", e);
+            throw new ConfigurationException("DynamoDB's answer has the Date header \"" + date + "\", not a time, so"
+                    + " AWS's time is unknown and no day can be checked against it.");
         }
         return Clock.offset(local, Duration.between(arrived, aws));
     }
