@@ -460,6 +460,46 @@ class ObjectSyncTest {
         assertTrue(records.objects.get(URL).unfinished());
     }
 
+    /**
+     * The handler of a key's last change commits what it saw even when the index already holds it so: had it
+     * committed nothing (ba5e74f, reverted), a concurrent handler's earlier observation of the key as absent
+     * would commit after it and win. The sequence is a review's.
+     */
+    @Test
+    void aDeleteMarkerRemovedWhileTheMarkersHandlerIsInFlightLeavesTheObjectIndexed() {
+        // given (versioned bucket) v1 indexed by its put's handler
+        String v1 = metadata("f1", START, START + DAY);
+        objects.put(BUCKET, KEY, v1, MODIFIED, 10);
+        assertEquals(List.of(), retriedIds(handle(ingester(), "put",
+                TestFiles.s3Event("ObjectCreated:Put", BUCKET, KEY, "01"))));
+        assertEquals(2, records.recordsOf(URL).size());
+
+        // when the user deletes the key (a delete marker: event 02), and its handler HEADs (404) and, before
+        // its commit, the user deletes the marker (v1 current again: event 03), whose handler runs in full
+        objects.stored.clear();
+        Ingester undeleter = ingester();
+        AtomicBoolean raced = new AtomicBoolean();
+        ObjectIndex slowCommit = new DelegatingIndex(records) {
+            @Override
+            public Commit commit(ObjectEntry entry) {
+                if (raced.compareAndSet(false, true)) {
+                    objects.put(BUCKET, KEY, v1, MODIFIED, 10);
+                    assertEquals(List.of(), retriedIds(handle(undeleter, "undelete",
+                            TestFiles.s3Event("ObjectRemoved:Delete", BUCKET, KEY, "03"))));
+                }
+                return records.commit(entry);
+            }
+        };
+        SQSBatchResponse marker = handle(ingester(records, slowCommit), "marker",
+                TestFiles.s3Event("ObjectRemoved:DeleteMarkerCreated", BUCKET, KEY, "02"));
+
+        // then the index is the bucket's: v1 and its records (both messages succeeded, nothing comes again)
+        assertTrue(raced.get());
+        assertEquals(List.of(), retriedIds(marker));
+        assertEquals(ObjectEntry.State.INDEXED, records.objects.get(URL).state(), "the index lost v1");
+        assertEquals(2, records.recordsOf(URL).size());
+    }
+
     @Test
     void aDuplicateRemovalWhoseCommitReadTheEntryBeforeTheFirstHandlersClearListsNoFile() {
         // given a two-day file indexed, then deleted, and a duplicate delivery of the removal whose commit
