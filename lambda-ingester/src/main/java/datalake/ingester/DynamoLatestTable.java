@@ -2,6 +2,7 @@ package datalake.ingester;
 
 import datalake.dynamodb.RecordItems;
 import datalake.dynamodb.StoredRecord;
+import datalake.dynamodb.UnreadableItemException;
 import datalake.records.Keys.WhatWhereKey;
 import datalake.records.Record;
 import java.util.ArrayList;
@@ -30,8 +31,13 @@ record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements Lates
     static final String CONDITION = "attribute_not_exists(#key) OR #metadata.#start < :start"
             + " OR (#metadata.#start = :start"
             + " AND (#create_time < :create_time OR NOT attribute_type(#create_time, :number)))";
-    /** The entry is still the one that was read: same file, same object. */
-    static final String UNCHANGED = "#url = :url AND #create_time = :create_time AND #metadata.#id = :id";
+    /**
+     * The entry is still the one that was read: same object, same file (range_key), same create_time as
+     * stored, or still none (the Python datalake's first format).
+     */
+    static final String UNCHANGED = "#url = :url AND #range_key = :range_key AND #create_time = :create_time";
+    static final String UNCHANGED_WITHOUT_CREATE_TIME = "#url = :url AND #range_key = :range_key"
+            + " AND attribute_not_exists(#create_time)";
     private static final Map<String, String> NAMES = Map.of(
             "#key", RecordItems.WHAT_WHERE_KEY,
             "#metadata", RecordItems.METADATA,
@@ -39,8 +45,7 @@ record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements Lates
             "#create_time", RecordItems.CREATE_TIME);
     private static final Map<String, String> UNCHANGED_NAMES = Map.of(
             "#url", RecordItems.URL,
-            "#metadata", RecordItems.METADATA,
-            "#id", "id",
+            "#range_key", RecordItems.RANGE_KEY,
             "#create_time", RecordItems.CREATE_TIME);
 
     @Override
@@ -62,16 +67,16 @@ record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements Lates
     }
 
     @Override
-    public Optional<Record> current(WhatWhereKey key) {
+    public Optional<StoredRecord> current(WhatWhereKey key) {
         Map<String, AttributeValue> item = dynamoDb.getItem(r -> r.tableName(table).consistentRead(true)
                 .key(Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS(key.toString())))).item();
         if (item == null || item.isEmpty()) {
             return Optional.empty();
         }
         try {
-            return Optional.of(RecordItems.fromItem(item));
-        } catch (IllegalArgumentException notOurs) {
-            // An entry of another writer (the Python datalake's may lack a size): not one we replace.
+            return Optional.of(StoredRecord.fromItem(item));
+        } catch (UnreadableItemException notARecord) {
+            // Not even the query API could serve it: nothing names a file to tidy.
             return Optional.empty();
         }
     }
@@ -104,22 +109,26 @@ record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements Lates
     }
 
     @Override
-    public boolean replace(Record expected, Optional<StoredRecord> replacement) {
-        Map<String, AttributeValue> values = Map.of(
+    public boolean replace(StoredRecord expected, Optional<StoredRecord> replacement) {
+        AttributeValue createTime = expected.item().get(RecordItems.CREATE_TIME);
+        Map<String, AttributeValue> values = new HashMap<>(Map.of(
                 ":url", AttributeValue.fromS(expected.url()),
-                ":create_time", AttributeValue.fromN(Long.toString(expected.createTime())),
-                ":id", AttributeValue.fromS(expected.metadata().id()));
+                ":range_key", AttributeValue.fromS(expected.rangeKey())));
+        if (createTime != null) {
+            values.put(":create_time", createTime); // as stored: a Python entry's may be a fraction
+        }
+        String unchanged = createTime != null ? UNCHANGED : UNCHANGED_WITHOUT_CREATE_TIME;
         try {
             if (replacement.isEmpty()) {
                 dynamoDb.deleteItem(r -> r.tableName(table)
-                        .key(Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS(expected.whatWhereKey().toString())))
-                        .conditionExpression(UNCHANGED)
+                        .key(Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS(expected.whatWhereKey())))
+                        .conditionExpression(unchanged)
                         .expressionAttributeNames(UNCHANGED_NAMES)
                         .expressionAttributeValues(values));
             } else {
                 dynamoDb.putItem(r -> r.tableName(table)
                         .item(replacement.get().toLatestItem())
-                        .conditionExpression(UNCHANGED)
+                        .conditionExpression(unchanged)
                         .expressionAttributeNames(UNCHANGED_NAMES)
                         .expressionAttributeValues(values));
             }

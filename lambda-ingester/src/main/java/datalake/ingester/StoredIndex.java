@@ -78,7 +78,7 @@ public final class StoredIndex {
 
     /** The latest table's entry for a WHAT and WHERE; empty without one, or without a latest table. */
     public Optional<Record> latest(WhatWhereKey key) {
-        return latest.flatMap(t -> t.current(key));
+        return latest.flatMap(t -> t.current(key)).flatMap(LatestUpkeep::ours);
     }
 
     /**
@@ -87,6 +87,6 @@ public final class StoredIndex {
      */
     public boolean replaceLatest(Record expected, Optional<Record> replacement) {
         Optional<StoredRecord> stored = replacement.map(r -> StoredRecord.fromItem(RecordItems.toItem(r)));
-        return latest.map(t -> t.replace(expected, stored)).orElse(false);
+        return latest.map(t -> t.replace(StoredRecord.fromItem(RecordItems.toLatestItem(expected)), stored)).orElse(false);
     }
 }

@@ -157,6 +157,38 @@ class LatestOffersIT {
     }
 
     @Test
+    void anEntryOfThePythonDatalakesFormatNamingARemovedObjectIsReplacedOrRemoved() {
+        // given a feed's older file and its newest one, whose latest entry is in the Python datalake's
+        // format (its latest table has no size; its first records no create_time either)
+        for (String removed : List.of(RecordItems.SIZE, RecordItems.CREATE_TIME)) {
+            IngesterHarness s = stack("python-gone");
+            s.put("old.log", metadata("old", START, null));
+            ingest(s, s.handler());
+            s.put("new.log", metadata("new", START + DAY, null));
+            ingest(s, s.handler());
+            Map<String, AttributeValue> python = new HashMap<>(latestItem(s));
+            python.remove(RecordItems.SIZE);
+            python.remove(removed);
+            s.backend.dynamoDb().putItem(r -> r.tableName(s.stack.latestTable()).item(python));
+
+            // when the newest file is removed
+            s.delete("new.log");
+            ingest(s, s.handler());
+
+            // then the entry is the older file's, not the removed one's
+            assertEquals("old", StoredRecord.fromItem(latestItem(s)).id(), "without " + removed);
+
+            // and when that one is removed too, after its entry became a Python one, there is none
+            Map<String, AttributeValue> older = new HashMap<>(latestItem(s));
+            older.remove(removed);
+            s.backend.dynamoDb().putItem(r -> r.tableName(s.stack.latestTable()).item(older));
+            s.delete("old.log");
+            ingest(s, s.handler());
+            assertEquals(Map.of(), new HashMap<>(latestItem(s)), "without " + removed);
+        }
+    }
+
+    @Test
     void aFileOfOursReplacesAnEntryOfThePythonDatalakesFirstFormatWithTheSameStart() {
         // given a latest entry of the Python datalake's first format (no create_time), which the query API
         // orders before a file of the same start that has one
