@@ -17,6 +17,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
 /**
  * {@link LatestTable} on DynamoDB: a conditional PutItem, so that concurrent ingesters converge on the
@@ -59,9 +60,48 @@ record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements Lates
                     .item(RecordItems.toLatestItem(record))
                     .conditionExpression(CONDITION)
                     .expressionAttributeNames(NAMES)
-                    .expressionAttributeValues(values));
+                    .expressionAttributeValues(values)
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
             return true;
         } catch (ConditionalCheckFailedException e) {
+            // AWS returns the entry that failed the condition; an emulator that does not is read
+            Map<String, AttributeValue> entry = e.hasItem() && !e.item().isEmpty() ? e.item()
+                    : dynamoDb.getItem(r -> r.tableName(table).consistentRead(true).key(Map.of(RecordItems.WHAT_WHERE_KEY,
+                            AttributeValue.fromS(record.whatWhereKey().toString())))).item();
+            return entry != null && displacesTextStart(record, entry);
+        }
+    }
+
+    /**
+     * An entry whose {@code metadata.start} is stored as text (the Python datalake's) fails every comparison
+     * of the condition with a number, so a newer file could never displace it: the entry the failed put
+     * returns is ordered here as the query API orders it, and replaced if it is still the same.
+     */
+    private boolean displacesTextStart(Record record, Map<String, AttributeValue> entry) {
+        AttributeValue metadata = entry.get(RecordItems.METADATA);
+        AttributeValue start = metadata != null && metadata.hasM() ? metadata.m().get("start") : null;
+        if (start == null || start.s() == null) {
+            return false;
+        }
+        StoredRecord kept;
+        try {
+            kept = StoredRecord.fromItem(entry);
+        } catch (UnreadableItemException notARecord) {
+            return false;
+        }
+        if (!StoredRecord.fromItem(RecordItems.toLatestItem(record)).isNewerThan(kept)) {
+            return false;
+        }
+        try {
+            dynamoDb.putItem(r -> r.tableName(table)
+                    .item(RecordItems.toLatestItem(record))
+                    .conditionExpression("#metadata.#start = :kept_start AND #url = :url AND #range_key = :range_key")
+                    .expressionAttributeNames(Map.of("#metadata", RecordItems.METADATA, "#start", "start",
+                            "#url", RecordItems.URL, "#range_key", RecordItems.RANGE_KEY))
+                    .expressionAttributeValues(Map.of(":kept_start", start,
+                            ":url", AttributeValue.fromS(kept.url()), ":range_key", AttributeValue.fromS(kept.rangeKey()))));
+            return true;
+        } catch (ConditionalCheckFailedException changed) {
             return false;
         }
     }

@@ -205,6 +205,34 @@ class LatestOffersIT {
         assertEquals("ours", StoredRecord.fromItem(latestItem(s)).id());
     }
 
+    @Test
+    void aNewerFileOfOursReplacesAnEntryOfThePythonDatalakeWhoseStartIsText() {
+        // given latest entries of the Python datalake whose metadata.start is stored as text, which the
+        // query API reads as a time: one older than the files to come, one newer
+        IngesterHarness s = stack("python-text-start");
+        for (String where : List.of("webserver02", "webserver03")) {
+            Map<String, AttributeValue> python = new HashMap<>(TestFiles.firstFormatItem(
+                    metadata("python", where.equals("webserver02") ? START : START + 5 * DAY, null).replace("webserver02", where)));
+            Map<String, AttributeValue> metadata = new HashMap<>(python.get(RecordItems.METADATA).m());
+            metadata.put("start", AttributeValue.fromS(metadata.get("start").n()));
+            python.put(RecordItems.METADATA, AttributeValue.fromM(metadata));
+            python.put(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:" + where));
+            s.backend.dynamoDb().putItem(r -> r.tableName(s.stack.latestTable()).item(python));
+        }
+
+        // when a file of ours of a later start than the first, and of an earlier one than the second, comes to each
+        s.put("ours.log", metadata("ours", START + DAY, null));
+        ingest(s, s.handler());
+        s.put("other.log", metadata("other", START + DAY, null).replace("webserver02", "webserver03"));
+        ingest(s, s.handler());
+
+        // then it is the first's latest, and the second's stays
+        assertEquals("ours", StoredRecord.fromItem(latestItem(s)).id());
+        assertEquals("python", StoredRecord.fromItem(s.backend.dynamoDb().getItem(r -> r.tableName(s.stack.latestTable())
+                .key(Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:webserver03")))
+                .consistentRead(true)).item()).id());
+    }
+
     /** The latest table's item of syslog:webserver02, as stored (the query API reads it liberally). */
     private static Map<String, AttributeValue> latestItem(IngesterHarness s) {
         return s.backend.dynamoDb().getItem(r -> r.tableName(s.stack.latestTable())
