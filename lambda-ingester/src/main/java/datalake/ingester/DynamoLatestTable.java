@@ -66,8 +66,8 @@ record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements Lates
         } catch (ConditionalCheckFailedException e) {
             // AWS returns the entry that failed the condition; an emulator that does not is read
             Map<String, AttributeValue> entry = e.hasItem() && !e.item().isEmpty() ? e.item()
-                    : dynamoDb.getItem(r -> r.tableName(table).consistentRead(true).key(Map.of(RecordItems.WHAT_WHERE_KEY,
-                            AttributeValue.fromS(record.whatWhereKey().toString())))).item();
+                    : dynamoDb.getItem(r -> r.tableName(table).consistentRead(true).key(Map.of(
+                            RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS(record.whatWhereKey().toString())))).item();
             return entry != null && displacesTextStart(record, entry);
         }
     }
@@ -98,8 +98,8 @@ record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements Lates
                     .conditionExpression("#metadata.#start = :kept_start AND #url = :url AND #range_key = :range_key")
                     .expressionAttributeNames(Map.of("#metadata", RecordItems.METADATA, "#start", "start",
                             "#url", RecordItems.URL, "#range_key", RecordItems.RANGE_KEY))
-                    .expressionAttributeValues(Map.of(":kept_start", start,
-                            ":url", AttributeValue.fromS(kept.url()), ":range_key", AttributeValue.fromS(kept.rangeKey()))));
+                    .expressionAttributeValues(Map.of(":kept_start", start, ":url", AttributeValue.fromS(kept.url()),
+                            ":range_key", AttributeValue.fromS(kept.rangeKey()))));
             return true;
         } catch (ConditionalCheckFailedException changed) {
             return false;

@@ -37,8 +37,8 @@ interface LatestTable {
     /**
      * Replaces the entry of {@code expected}'s what:where if it still is {@code expected} (same url,
      * range_key and create_time, or still none): with {@code replacement}'s item as stored (a record the
-     * Python datalake wrote stays as it is, as the query API reads it), or with no entry when it is empty. An entry changed in
-     * the meantime stays: whoever changed it knew better.
+     * Python datalake wrote stays as it is, as the query API reads it), or with no entry when it is empty.
+     * An entry changed in the meantime stays: whoever changed it knew better.
      *
      * @return whether the entry was replaced
      */

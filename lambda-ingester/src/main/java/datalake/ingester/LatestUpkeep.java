@@ -182,7 +182,8 @@ final class LatestUpkeep {
             return record.url().equals(entry.url()) && record.createTime() == entry.createTime()
                     && record.metadata().equals(entry.metadata());
         }
-        return stored.url().equals(entry.url()) && stored.createTime() != null && stored.createTime() == entry.createTime()
+        return stored.url().equals(entry.url())
+                && stored.createTime() != null && stored.createTime() == entry.createTime()
                 && stored.what().equals(entry.metadata().what()) && stored.where().equals(entry.metadata().where())
                 && stored.id().equals(entry.metadata().id()) && stored.start() == entry.metadata().start()
                 && Objects.equals(stored.end(), entry.metadata().end());
@@ -190,7 +191,8 @@ final class LatestUpkeep {
 
     /** Whether two stored items are of the same file: same url, range_key, create_time (or none) and metadata. */
     static boolean sameFile(StoredRecord a, StoredRecord b) {
-        return a.url().equals(b.url()) && a.rangeKey().equals(b.rangeKey()) && Objects.equals(a.createTime(), b.createTime())
+        return a.url().equals(b.url()) && a.rangeKey().equals(b.rangeKey())
+                && Objects.equals(a.createTime(), b.createTime())
                 && a.metadata().equals(b.metadata());
     }
 
