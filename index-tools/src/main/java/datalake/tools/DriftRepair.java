@@ -1,7 +1,9 @@
 package datalake.tools;
 
 import datalake.dynamodb.ObjectEntry;
+import datalake.dynamodb.RecordItems;
 import datalake.dynamodb.RecordKey;
+import datalake.dynamodb.StoredRecord;
 import datalake.ingester.Deadline;
 import datalake.ingester.Failure;
 import datalake.ingester.Followed;
@@ -18,6 +20,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -123,28 +126,39 @@ final class DriftRepair {
         if (entry == null) {
             return;
         }
+        StoredRecord current = stored(entry);
         long from = TimeBuckets.bucketOf(entry.metadata().start());
         long to = Math.min(from + LOOKBACK_DAYS, TimeBuckets.bucketOf(clock.millis()) + 1);
         newestOf(entry, to, from)
-                .filter(newer -> newer.isNewerThan(entry))
+                .filter(newer -> newer.isNewerThan(current))
                 .ifPresent(newer -> index.replaceLatest(entry, Optional.of(newer)));
     }
 
-    /** The newest file of the entry's WHAT and WHERE in the day buckets from newestDay back to oldestDay. */
-    private Optional<Record> newestOf(Record entry, long newestDay, long oldestDay) {
+    /**
+     * The newest record of the entry's WHAT and WHERE in the day buckets from newestDay back to oldestDay,
+     * in any format: one the Python datalake wrote goes into the table as stored, as the ingester does.
+     */
+    private Optional<StoredRecord> newestOf(Record entry, long newestDay, long oldestDay) {
         return index.newest(entry.metadata().where(), factory.shardMap().timeIndexKeys(entry.metadata().what(),
                 entry.metadata().where(), newestDay, oldestDay));
     }
 
-    /** Replaces a latest-table entry with the newest file of the day buckets, or removes it. */
+    /** Replaces a latest-table entry with the newest record of the day buckets, or removes it. */
     private void retire(Record entry) {
         long newest = TimeBuckets.bucketOf(entry.metadata().start());
-        Optional<Record> replacement = newestOf(entry, newest, newest - LOOKBACK_DAYS);
-        if (replacement.filter(r -> r.url().equals(entry.url()) && r.createTime() == entry.createTime()
-                && r.metadata().equals(entry.metadata())).isPresent()) {
+        Optional<StoredRecord> replacement = newestOf(entry, newest, newest - LOOKBACK_DAYS);
+        StoredRecord current = stored(entry);
+        if (replacement.filter(r -> r.url().equals(current.url()) && r.rangeKey().equals(current.rangeKey())
+                && Objects.equals(r.createTime(), current.createTime()) && r.metadata().equals(current.metadata()))
+                .isPresent()) {
             return;
         }
         index.replaceLatest(entry, replacement);
+    }
+
+    /** A latest entry as the table stores it. */
+    private static StoredRecord stored(Record entry) {
+        return StoredRecord.fromItem(RecordItems.toLatestItem(entry));
     }
 
 }

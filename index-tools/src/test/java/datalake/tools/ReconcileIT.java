@@ -24,6 +24,7 @@ import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -189,6 +190,46 @@ class ReconcileIT {
             assertEquals(List.of(), fixing.unfixed());
             assertEquals(h.url("logs/a2.log"), AWS.dynamoDb().getItem(r -> r.tableName(h.latestTable).key(hostA)
                     .consistentRead(true)).item().get(RecordItems.URL).s());
+            assertEquals(Set.of(), findings(reconcile(h).run(target, false)));
+        }
+    }
+
+    @Test
+    void aFeedsNewestRecordOfThePythonDatalakesFirstFormatIsTheEntryFixInstalls() throws Exception {
+        try (ToolsHarness h = new ToolsHarness(AWS, "reconcile-python")) {
+            // given a feed's file of ours, backfilled, and a newer record the Python datalake wrote in its
+            // first format (no create_time, no size) of a file elsewhere in the bucket
+            h.putAll(Map.of("logs/a1.log", ToolsHarness.metadata("host-a", "a1", START)));
+            Target target = Target.parse("s3://" + h.bucket + "/logs/");
+            new Backfill(h.operator.s3(), h.ingester, Clock.systemUTC()).run(new Backfill.Options(target, null, 1000, 2, 10),
+                    () -> false);
+            Map<String, AttributeValue> python = new HashMap<>(RecordItems.toItem(new RecordFactory().records(
+                    MetadataParser.parse(ToolsHarness.metadata("host-a", "python", START + 1000)),
+                    h.url("before/python.log"), 1L, 1L).get(0)));
+            python.remove(RecordItems.CREATE_TIME);
+            python.remove(RecordItems.SIZE);
+            AWS.dynamoDb().putItem(r -> r.tableName(h.recordsTable).item(python));
+            Map<String, AttributeValue> expected = new HashMap<>(python);
+            expected.put(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:host-a"));
+            Map<String, AttributeValue> hostA = Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:host-a"));
+
+            // when its latest entry names a newer file that never was (stale latest), and --fix retires it
+            Record ghost = new RecordFactory().records(MetadataParser.parse(
+                    ToolsHarness.metadata("host-a", "ghost", START + 2000)), h.url("logs/ghost.log"), 1L, 1L).get(0);
+            AWS.dynamoDb().putItem(r -> r.tableName(h.latestTable).item(RecordItems.toLatestItem(ghost)));
+            assertEquals(Set.of("stale_latest " + h.url("logs/ghost.log")), findings(reconcile(h).run(target, false)));
+            assertEquals(List.of(), reconcile(h).run(target, true).unfixed());
+
+            // then the entry is the feed's newest record, the Python datalake's, as stored
+            assertEquals(expected, new HashMap<>(AWS.dynamoDb().getItem(r -> r.tableName(h.latestTable).key(hostA)
+                    .consistentRead(true)).item()), "the entry after a stale latest");
+
+            // and when the entry is gone (missing latest), --fix restores the same, not the older file of ours
+            AWS.dynamoDb().deleteItem(r -> r.tableName(h.latestTable).key(hostA));
+            assertEquals(Set.of("missing_latest " + h.url("logs/a1.log")), findings(reconcile(h).run(target, false)));
+            assertEquals(List.of(), reconcile(h).run(target, true).unfixed());
+            assertEquals(expected, new HashMap<>(AWS.dynamoDb().getItem(r -> r.tableName(h.latestTable).key(hostA)
+                    .consistentRead(true)).item()), "the entry after a missing latest");
             assertEquals(Set.of(), findings(reconcile(h).run(target, false)));
         }
     }

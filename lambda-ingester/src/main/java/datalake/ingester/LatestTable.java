@@ -21,8 +21,11 @@ interface LatestTable {
      */
     boolean offer(Record record);
 
-    /** The entry of what:where (strongly consistent); empty when there is none or it is not a record this code reads. */
-    Optional<Record> current(WhatWhereKey key);
+    /**
+     * The entry of what:where (strongly consistent), read liberally as the query API reads it (an entry of
+     * the Python datalake's formats too); empty when there is none or it is not a record at all.
+     */
+    Optional<StoredRecord> current(WhatWhereKey key);
 
     /**
      * The entries of several what:wheres in one strongly consistent read. A key is absent from the answer
@@ -33,11 +36,11 @@ interface LatestTable {
 
     /**
      * Replaces the entry of {@code expected}'s what:where if it still is {@code expected} (same url,
-     * create_time and id): with {@code replacement}'s item as stored (a record the Python datalake wrote
-     * stays as it is, as the query API reads it), or with no entry when it is empty. An entry changed in
-     * the meantime stays: whoever changed it knew better.
+     * range_key and create_time, or still none): with {@code replacement}'s item as stored (a record the
+     * Python datalake wrote stays as it is, as the query API reads it), or with no entry when it is empty.
+     * An entry changed in the meantime stays: whoever changed it knew better.
      *
      * @return whether the entry was replaced
      */
-    boolean replace(Record expected, Optional<StoredRecord> replacement);
+    boolean replace(StoredRecord expected, Optional<StoredRecord> replacement);
 }

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -136,23 +137,23 @@ final class LatestUpkeep {
             return o.failed(Failures.outOfTime(o.url(), "the latest table was tidied"));
         }
         for (WhatWhereKey suspect : suspects) {
-            Record current = latest.current(suspect).orElse(null);
+            // Read liberally: an entry the Python datalake wrote (no size, or no create_time) that names
+            // this object is tidied as ours is, or /latest would keep serving a file that is gone.
+            StoredRecord current = latest.current(suspect).orElse(null);
             if (current == null || !current.url().equals(o.entry().url()) || (now.indexed() && sameFile(current, now))) {
                 continue;
             }
             long newestBucket = current.bucket();
-            if (now.indexed() && now.metadata().what().equals(current.metadata().what())
-                    && now.metadata().where().equals(current.metadata().where())) {
+            if (now.indexed() && now.metadata().what().equals(current.what())
+                    && now.metadata().where().equals(current.where())) {
                 newestBucket = Math.max(newestBucket, now.records(factory).get(0).bucket());
             }
             // Every layout each day has had: a file written before a map change stays under its old key. A
             // record the Python datalake wrote is a candidate too, and goes into the table as it is stored.
-            Optional<StoredRecord> replacement = records.newest(current.metadata().where(), factory.shardMap()
-                    .timeIndexKeys(current.metadata().what(), current.metadata().where(), newestBucket,
-                            newestBucket - LOOKBACK_DAYS));
-            if (!replacement.flatMap(LatestUpkeep::ours).filter(r -> sameFile(r, current)).isPresent()
-                    && latest.replace(current, replacement)) {
-                hints.is(current.whatWhereKey(), replacement.flatMap(LatestUpkeep::ours).orElse(null));
+            Optional<StoredRecord> replacement = records.newest(current.where(), factory.shardMap()
+                    .timeIndexKeys(current.what(), current.where(), newestBucket, newestBucket - LOOKBACK_DAYS));
+            if (!replacement.filter(r -> sameFile(r, current)).isPresent() && latest.replace(current, replacement)) {
+                hints.is(suspect, replacement.flatMap(LatestUpkeep::ours).orElse(null));
             }
         }
         return o.finished(clock.millis());
@@ -170,13 +171,29 @@ final class LatestUpkeep {
         }
     }
 
-    private static boolean sameFile(Record record, ObjectEntry entry) {
-        return record.url().equals(entry.url()) && record.createTime() == entry.createTime()
-                && record.metadata().equals(entry.metadata());
+    /**
+     * Whether an entry names the object's indexed file: ours by url, create_time and metadata; one of the
+     * Python datalake's formats by url, create_time (it never matches a missing one), keys and times.
+     */
+    private static boolean sameFile(StoredRecord stored, ObjectEntry entry) {
+        Optional<Record> ours = ours(stored);
+        if (ours.isPresent()) {
+            Record record = ours.get();
+            return record.url().equals(entry.url()) && record.createTime() == entry.createTime()
+                    && record.metadata().equals(entry.metadata());
+        }
+        return stored.url().equals(entry.url())
+                && stored.createTime() != null && stored.createTime() == entry.createTime()
+                && stored.what().equals(entry.metadata().what()) && stored.where().equals(entry.metadata().where())
+                && stored.id().equals(entry.metadata().id()) && stored.start() == entry.metadata().start()
+                && Objects.equals(stored.end(), entry.metadata().end());
     }
 
-    private static boolean sameFile(Record a, Record b) {
-        return a.url().equals(b.url()) && a.createTime() == b.createTime() && a.metadata().equals(b.metadata());
+    /** Whether two stored items are of the same file: same url, range_key, create_time (or none) and metadata. */
+    static boolean sameFile(StoredRecord a, StoredRecord b) {
+        return a.url().equals(b.url()) && a.rangeKey().equals(b.rangeKey())
+                && Objects.equals(a.createTime(), b.createTime())
+                && a.metadata().equals(b.metadata());
     }
 
 }

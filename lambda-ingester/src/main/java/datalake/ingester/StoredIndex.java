@@ -64,11 +64,11 @@ public final class StoredIndex {
     }
 
     /**
-     * The newest file of WHERE in these day buckets' keys (newest day first), as the latest table would hold
-     * it; empty too when that file's record is one the Python datalake wrote ({@link LatestUpkeep#ours}).
+     * The newest record of WHERE in these day buckets' keys (newest day first), read liberally: one the
+     * Python datalake wrote (no create_time, no size) too, as the ingester's upkeep chooses it.
      */
-    public Optional<Record> newest(String where, List<TimeIndexKey> days) {
-        return records.newest(where, days).flatMap(LatestUpkeep::ours);
+    public Optional<StoredRecord> newest(String where, List<TimeIndexKey> days) {
+        return records.newest(where, days);
     }
 
     /** Whether the configuration names a latest table. */
@@ -78,15 +78,16 @@ public final class StoredIndex {
 
     /** The latest table's entry for a WHAT and WHERE; empty without one, or without a latest table. */
     public Optional<Record> latest(WhatWhereKey key) {
-        return latest.flatMap(t -> t.current(key));
+        return latest.flatMap(t -> t.current(key)).flatMap(LatestUpkeep::ours);
     }
 
     /**
-     * Replaces the latest table's entry if it is still {@code expected}: by the replacement, or removes it;
-     * false when it changed meanwhile, or there is no latest table.
+     * Replaces the latest table's entry if it is still {@code expected}: by the replacement's item as stored
+     * (a record of the Python datalake's format stays as it is), or removes it; false when it changed
+     * meanwhile, or there is no latest table.
      */
-    public boolean replaceLatest(Record expected, Optional<Record> replacement) {
-        Optional<StoredRecord> stored = replacement.map(r -> StoredRecord.fromItem(RecordItems.toItem(r)));
-        return latest.map(t -> t.replace(expected, stored)).orElse(false);
+    public boolean replaceLatest(Record expected, Optional<StoredRecord> replacement) {
+        return latest.map(t -> t.replace(StoredRecord.fromItem(RecordItems.toLatestItem(expected)), replacement))
+                .orElse(false);
     }
 }

@@ -233,7 +233,7 @@ class ConcurrentChangesIT {
                     }
 
                     @Override
-                    public Optional<Record> current(WhatWhereKey key) {
+                    public Optional<StoredRecord> current(WhatWhereKey key) {
                         return latest.current(key);
                     }
 
@@ -244,7 +244,7 @@ class ConcurrentChangesIT {
                     }
 
                     @Override
-                    public boolean replace(Record expected, Optional<StoredRecord> replacement) {
+                    public boolean replace(StoredRecord expected, Optional<StoredRecord> replacement) {
                         pause(random, 15);
                         return latest.replace(expected, replacement);
                     }

@@ -32,6 +32,7 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /** The DynamoDB records and latest tables on a fake client that records the requests. */
@@ -226,6 +227,7 @@ class DynamoTablesTest {
         dynamoDb.conditionFails = true;
 
         assertFalse(latest.offer(records(1).get(0)));
+        assertEquals(1, dynamoDb.puts.size(), "the entry that won, a number start, was returned: no second put");
     }
 
     @Test
@@ -309,7 +311,11 @@ class DynamoTablesTest {
         public PutItemResponse putItem(PutItemRequest request) {
             puts.add(request);
             if (conditionFails) {
-                throw ConditionalCheckFailedException.builder().statusCode(400).message("The conditional request failed").build();
+                // as AWS does, with the entry that failed the condition when asked for it (one of ours)
+                throw ConditionalCheckFailedException.builder().statusCode(400).message("The conditional request failed")
+                        .item(request.returnValuesOnConditionCheckFailure() == ReturnValuesOnConditionCheckFailure.ALL_OLD
+                                ? request.item() : null)
+                        .build();
             }
             return PutItemResponse.builder().build();
         }

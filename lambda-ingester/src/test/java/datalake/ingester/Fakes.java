@@ -167,8 +167,10 @@ final class Fakes {
         }
 
         @Override
-        public synchronized Optional<Record> current(WhatWhereKey key) {
-            return Optional.ofNullable(latest.get(key.toString()));
+        public synchronized Optional<StoredRecord> current(WhatWhereKey key) {
+            Record ours = latest.get(key.toString());
+            return ours != null ? Optional.of(StoredRecord.fromItem(RecordItems.toLatestItem(ours)))
+                    : Optional.ofNullable(foreignLatest.get(key.toString()));
         }
 
         @Override
@@ -188,14 +190,14 @@ final class Fakes {
         }
 
         @Override
-        public synchronized boolean replace(Record expected, Optional<StoredRecord> replacement) {
-            Record kept = latest.get(expected.whatWhereKey().toString());
-            if (kept == null || !kept.url().equals(expected.url()) || kept.createTime() != expected.createTime()
-                    || !kept.metadata().id().equals(expected.metadata().id())) {
+        public synchronized boolean replace(StoredRecord expected, Optional<StoredRecord> replacement) {
+            String key = expected.whatWhereKey();
+            StoredRecord kept = current(WhatWhereKey.parse(key)).orElse(null);
+            if (kept == null || !LatestUpkeep.sameFile(kept, expected)) {
                 return false;
             }
-            String key = expected.whatWhereKey().toString();
             latest.remove(key);
+            foreignLatest.remove(key);
             replacement.ifPresent(r -> LatestUpkeep.ours(r).ifPresentOrElse(ours -> latest.put(key, ours),
                     () -> foreignLatest.put(key, r)));
             return true;

@@ -157,6 +157,38 @@ class LatestOffersIT {
     }
 
     @Test
+    void anEntryOfThePythonDatalakesFormatNamingARemovedObjectIsReplacedOrRemoved() {
+        // given a feed's older file and its newest one, whose latest entry is in the Python datalake's
+        // format (its latest table has no size; its first records no create_time either)
+        for (String removed : List.of(RecordItems.SIZE, RecordItems.CREATE_TIME)) {
+            IngesterHarness s = stack("python-gone");
+            s.put("old.log", metadata("old", START, null));
+            ingest(s, s.handler());
+            s.put("new.log", metadata("new", START + DAY, null));
+            ingest(s, s.handler());
+            Map<String, AttributeValue> python = new HashMap<>(latestItem(s));
+            python.remove(RecordItems.SIZE);
+            python.remove(removed);
+            s.backend.dynamoDb().putItem(r -> r.tableName(s.stack.latestTable()).item(python));
+
+            // when the newest file is removed
+            s.delete("new.log");
+            ingest(s, s.handler());
+
+            // then the entry is the older file's, not the removed one's
+            assertEquals("old", StoredRecord.fromItem(latestItem(s)).id(), "without " + removed);
+
+            // and when that one is removed too, after its entry became a Python one, there is none
+            Map<String, AttributeValue> older = new HashMap<>(latestItem(s));
+            older.remove(removed);
+            s.backend.dynamoDb().putItem(r -> r.tableName(s.stack.latestTable()).item(older));
+            s.delete("old.log");
+            ingest(s, s.handler());
+            assertEquals(Map.of(), new HashMap<>(latestItem(s)), "without " + removed);
+        }
+    }
+
+    @Test
     void aFileOfOursReplacesAnEntryOfThePythonDatalakesFirstFormatWithTheSameStart() {
         // given a latest entry of the Python datalake's first format (no create_time), which the query API
         // orders before a file of the same start that has one
@@ -171,6 +203,34 @@ class LatestOffersIT {
 
         // then it is the latest
         assertEquals("ours", StoredRecord.fromItem(latestItem(s)).id());
+    }
+
+    @Test
+    void aNewerFileOfOursReplacesAnEntryOfThePythonDatalakeWhoseStartIsText() {
+        // given latest entries of the Python datalake whose metadata.start is stored as text, which the
+        // query API reads as a time: one older than the files to come, one newer
+        IngesterHarness s = stack("python-text-start");
+        for (String where : List.of("webserver02", "webserver03")) {
+            Map<String, AttributeValue> python = new HashMap<>(TestFiles.firstFormatItem(
+                    metadata("python", where.equals("webserver02") ? START : START + 5 * DAY, null).replace("webserver02", where)));
+            Map<String, AttributeValue> metadata = new HashMap<>(python.get(RecordItems.METADATA).m());
+            metadata.put("start", AttributeValue.fromS(metadata.get("start").n()));
+            python.put(RecordItems.METADATA, AttributeValue.fromM(metadata));
+            python.put(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:" + where));
+            s.backend.dynamoDb().putItem(r -> r.tableName(s.stack.latestTable()).item(python));
+        }
+
+        // when a file of ours of a later start than the first, and of an earlier one than the second, comes to each
+        s.put("ours.log", metadata("ours", START + DAY, null));
+        ingest(s, s.handler());
+        s.put("other.log", metadata("other", START + DAY, null).replace("webserver02", "webserver03"));
+        ingest(s, s.handler());
+
+        // then it is the first's latest, and the second's stays
+        assertEquals("ours", StoredRecord.fromItem(latestItem(s)).id());
+        assertEquals("python", StoredRecord.fromItem(s.backend.dynamoDb().getItem(r -> r.tableName(s.stack.latestTable())
+                .key(Map.of(RecordItems.WHAT_WHERE_KEY, AttributeValue.fromS("syslog:webserver03")))
+                .consistentRead(true)).item()).id());
     }
 
     /** The latest table's item of syslog:webserver02, as stored (the query API reads it liberally). */

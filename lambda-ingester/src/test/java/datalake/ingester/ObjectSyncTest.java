@@ -368,7 +368,7 @@ class ObjectSyncTest {
             }
 
             @Override
-            public Optional<Record> current(WhatWhereKey key) {
+            public Optional<StoredRecord> current(WhatWhereKey key) {
                 calling.accept(SlowStep.TIDY);
                 return records.current(key);
             }
@@ -409,7 +409,7 @@ class ObjectSyncTest {
         };
         LatestTable slowTidy = new DelegatingLatest(records) {
             @Override
-            public Optional<Record> current(WhatWhereKey key) {
+            public Optional<StoredRecord> current(WhatWhereKey key) {
                 clock.advance(Duration.ofSeconds(31));
                 return records.current(key);
             }
@@ -659,6 +659,27 @@ class ObjectSyncTest {
     }
 
     @Test
+    void aLatestEntryOfThePythonDatalakesFormatNamingARemovedObjectIsReplaced() {
+        // given a feed's older file and its newest one, whose latest entry is the Python datalake's (no size)
+        objects.put(BUCKET, "old.csv", metadata("old", START - 2 * DAY, null), MODIFIED, 10);
+        objects.put(BUCKET, "new.csv", metadata("new", START, null), MODIFIED, 10);
+        Ingester ingester = ingester();
+        handle(ingester, "old", put("old.csv", null));
+        handle(ingester, "new", put("new.csv", null));
+        Map<String, AttributeValue> python = new HashMap<>(RecordItems.toLatestItem(records.latest.remove("syslog:webserver02")));
+        python.remove(RecordItems.SIZE);
+        records.foreignLatest.put("syslog:webserver02", StoredRecord.fromItem(python));
+
+        // when the newest file is removed
+        objects.stored.remove(BUCKET + "/new.csv");
+        handle(ingester, "delete", delete("new.csv"));
+
+        // then the entry is the older file's, not the removed one's
+        assertEquals(null, records.foreignLatest.get("syslog:webserver02"));
+        assertEquals("old", records.latest.get("syslog:webserver02").metadata().id());
+    }
+
+    @Test
     void aRemovedLatestFileIsReplacedByANewerFileOfThePythonDatalakesFirstRecordFormat() {
         // given a feed's older file of ours, a newer record the Python datalake wrote in its first format
         // (no create_time, no size), and our newest file, the latest
@@ -707,7 +728,7 @@ class ObjectSyncTest {
         }
 
         @Override
-        public Optional<Record> current(WhatWhereKey key) {
+        public Optional<StoredRecord> current(WhatWhereKey key) {
             return to.current(key);
         }
 
@@ -717,7 +738,7 @@ class ObjectSyncTest {
         }
 
         @Override
-        public boolean replace(Record expected, Optional<StoredRecord> replacement) {
+        public boolean replace(StoredRecord expected, Optional<StoredRecord> replacement) {
             return to.replace(expected, replacement);
         }
     }

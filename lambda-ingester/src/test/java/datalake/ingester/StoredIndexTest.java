@@ -8,12 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import datalake.dynamodb.RecordKey;
+import datalake.dynamodb.StoredRecord;
 import datalake.records.MetadataParser;
 import datalake.records.Record;
 import datalake.records.RecordFactory;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * What a reconcile's repair sees of the index through {@link StoredIndex}: the ingester's own tables, and
@@ -41,12 +44,12 @@ class StoredIndexTest {
         tables.write(List.of(newer), null);
 
         // when the repair reads it, and replaces it by the newest file of its day
-        Optional<Record> newest = index.newest(old.metadata().where(), List.of(old.timeIndexKey()));
+        Optional<StoredRecord> newest = index.newest(old.metadata().where(), List.of(old.timeIndexKey()));
 
         // then the entry is the old file's, and the replacement lands once: a second try expects what left
         assertTrue(index.keepsLatest());
         assertEquals(Optional.of(old), index.latest(old.whatWhereKey()));
-        assertEquals(Optional.of(newer), newest);
+        assertEquals(Optional.of(newer), newest.flatMap(LatestUpkeep::ours));
         assertTrue(index.replaceLatest(old, newest));
         assertEquals(Optional.of(newer), index.latest(old.whatWhereKey()));
         assertFalse(index.replaceLatest(old, Optional.empty()), "the entry changed: it stays");
@@ -54,16 +57,24 @@ class StoredIndexTest {
     }
 
     @Test
-    void aNewestFileOfThePythonDatalakesFirstFormatIsNoRecordForTheRepairs() {
-        // given a day with a file of ours and a newer record of the Python datalake's first format
+    void aNewestFileOfThePythonDatalakesFirstFormatIsTheRepairsReplacementAsStored() {
+        // given a day with a file of ours, the latest, and a newer record of the Python datalake's first format
         Fakes.Records tables = new Fakes.Records(true);
         StoredIndex index = new StoredIndex(objects, tables, tables, Optional.of(tables));
         Record ours = record("ours", START);
         tables.write(List.of(ours), null);
-        tables.foreign.put("python", TestFiles.firstFormatItem(metadata("python", START + 1_000, null)));
+        tables.offer(ours);
+        Map<String, AttributeValue> python = TestFiles.firstFormatItem(metadata("python", START + 1_000, null));
+        tables.foreign.put("python", python);
 
-        // then the repairs, which replace entries with records, get none rather than the older file of ours
-        assertEquals(Optional.empty(), index.newest(ours.metadata().where(), List.of(ours.timeIndexKey())));
+        // when the repairs read the day's newest record and make it the entry
+        Optional<StoredRecord> newest = index.newest(ours.metadata().where(), List.of(ours.timeIndexKey()));
+        assertTrue(index.replaceLatest(ours, newest));
+
+        // then it is the Python datalake's, as stored, rather than the older file of ours
+        assertEquals("python", newest.orElseThrow().id());
+        assertEquals(python, newest.orElseThrow().item());
+        assertEquals(python, tables.foreignLatest.get(ours.whatWhereKey().toString()).item());
     }
 
     @Test
