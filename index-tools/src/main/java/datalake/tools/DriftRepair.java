@@ -1,7 +1,6 @@
 package datalake.tools;
 
 import datalake.dynamodb.ObjectEntry;
-import datalake.dynamodb.RecordItems;
 import datalake.dynamodb.RecordKey;
 import datalake.dynamodb.StoredRecord;
 import datalake.ingester.Deadline;
@@ -20,7 +19,6 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -126,7 +124,7 @@ final class DriftRepair {
         if (entry == null) {
             return;
         }
-        StoredRecord current = stored(entry);
+        StoredRecord current = StoredRecord.ofLatest(entry);
         long from = TimeBuckets.bucketOf(entry.metadata().start());
         long to = Math.min(from + LOOKBACK_DAYS, TimeBuckets.bucketOf(clock.millis()) + 1);
         newestOf(entry, to, from)
@@ -147,18 +145,10 @@ final class DriftRepair {
     private void retire(Record entry) {
         long newest = TimeBuckets.bucketOf(entry.metadata().start());
         Optional<StoredRecord> replacement = newestOf(entry, newest, newest - LOOKBACK_DAYS);
-        StoredRecord current = stored(entry);
-        if (replacement.filter(r -> r.url().equals(current.url()) && r.rangeKey().equals(current.rangeKey())
-                && Objects.equals(r.createTime(), current.createTime()) && r.metadata().equals(current.metadata()))
-                .isPresent()) {
+        if (replacement.filter(StoredRecord.ofLatest(entry)::sameFile).isPresent()) {
             return;
         }
         index.replaceLatest(entry, replacement);
-    }
-
-    /** A latest entry as the table stores it. */
-    private static StoredRecord stored(Record entry) {
-        return StoredRecord.fromItem(RecordItems.toLatestItem(entry));
     }
 
 }

@@ -32,7 +32,7 @@ final class CallDeadline implements ExecutionInterceptor {
         this.own = own;
     }
 
-    /** Runs {@code work} with its SDK calls ending by {@code deadline}. */
+    /** Runs {@code work} with its SDK calls ending by {@code deadline} (by the clients' own timeouts when null). */
     static <T> T within(Deadline deadline, Supplier<T> work) {
         Deadline outer = CURRENT.get();
         CURRENT.set(deadline);

@@ -34,8 +34,7 @@ final class Concurrency {
         List<Future<ObjectOutcome>> pending = new ArrayList<>(objects.size());
         Deadline calls = CallDeadline.current();
         for (ObjectOutcome object : objects) {
-            pending.add(executor.submit(() -> calls == null ? step.apply(object)
-                    : CallDeadline.within(calls, () -> step.apply(object))));
+            pending.add(executor.submit(() -> CallDeadline.within(calls, () -> step.apply(object))));
         }
         for (int i = 0; i < pending.size(); i++) {
             try {

@@ -89,7 +89,7 @@ record DynamoLatestTable(DynamoDbClient dynamoDb, String table) implements Lates
         } catch (UnreadableItemException notARecord) {
             return false;
         }
-        if (!StoredRecord.fromItem(RecordItems.toLatestItem(record)).isNewerThan(kept)) {
+        if (!StoredRecord.ofLatest(record).isNewerThan(kept)) {
             return false;
         }
         try {

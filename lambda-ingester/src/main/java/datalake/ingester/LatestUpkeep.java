@@ -152,7 +152,7 @@ final class LatestUpkeep {
             // record the Python datalake wrote is a candidate too, and goes into the table as it is stored.
             Optional<StoredRecord> replacement = records.newest(current.where(), factory.shardMap()
                     .timeIndexKeys(current.what(), current.where(), newestBucket, newestBucket - LOOKBACK_DAYS));
-            if (!replacement.filter(r -> sameFile(r, current)).isPresent() && latest.replace(current, replacement)) {
+            if (!replacement.filter(current::sameFile).isPresent() && latest.replace(current, replacement)) {
                 hints.is(suspect, replacement.flatMap(LatestUpkeep::ours).orElse(null));
             }
         }
@@ -187,13 +187,6 @@ final class LatestUpkeep {
                 && stored.what().equals(entry.metadata().what()) && stored.where().equals(entry.metadata().where())
                 && stored.id().equals(entry.metadata().id()) && stored.start() == entry.metadata().start()
                 && Objects.equals(stored.end(), entry.metadata().end());
-    }
-
-    /** Whether two stored items are of the same file: same url, range_key, create_time (or none) and metadata. */
-    static boolean sameFile(StoredRecord a, StoredRecord b) {
-        return a.url().equals(b.url()) && a.rangeKey().equals(b.rangeKey())
-                && Objects.equals(a.createTime(), b.createTime())
-                && a.metadata().equals(b.metadata());
     }
 
 }

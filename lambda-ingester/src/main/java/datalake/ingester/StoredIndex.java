@@ -1,7 +1,6 @@
 package datalake.ingester;
 
 import datalake.dynamodb.ObjectEntry;
-import datalake.dynamodb.RecordItems;
 import datalake.dynamodb.RecordKey;
 import datalake.dynamodb.StoredRecord;
 import datalake.records.Keys.TimeIndexKey;
@@ -87,7 +86,7 @@ public final class StoredIndex {
      * meanwhile, or there is no latest table.
      */
     public boolean replaceLatest(Record expected, Optional<StoredRecord> replacement) {
-        return latest.map(t -> t.replace(StoredRecord.fromItem(RecordItems.toLatestItem(expected)), replacement))
+        return latest.map(t -> t.replace(StoredRecord.ofLatest(expected), replacement))
                 .orElse(false);
     }
 }

@@ -169,7 +169,7 @@ final class Fakes {
         @Override
         public synchronized Optional<StoredRecord> current(WhatWhereKey key) {
             Record ours = latest.get(key.toString());
-            return ours != null ? Optional.of(StoredRecord.fromItem(RecordItems.toLatestItem(ours)))
+            return ours != null ? Optional.of(StoredRecord.ofLatest(ours))
                     : Optional.ofNullable(foreignLatest.get(key.toString()));
         }
 
@@ -193,7 +193,7 @@ final class Fakes {
         public synchronized boolean replace(StoredRecord expected, Optional<StoredRecord> replacement) {
             String key = expected.whatWhereKey();
             StoredRecord kept = current(WhatWhereKey.parse(key)).orElse(null);
-            if (kept == null || !LatestUpkeep.sameFile(kept, expected)) {
+            if (kept == null || !kept.sameFile(expected)) {
                 return false;
             }
             latest.remove(key);

@@ -55,8 +55,12 @@ final class LatestFinder {
      * {@link #find} answers.
      */
     Optional<StoredRecord> fromEntry(StoredRecord entry, int lookbackDays) {
-        return entry.start() <= clock.millis() + MAX_LOOKAHEAD_MS ? Optional.of(entry)
-                : scan(entry.what(), entry.where(), lookbackDays);
+        return believable(entry, clock.millis()) ? Optional.of(entry) : scan(entry.what(), entry.where(), lookbackDays);
+    }
+
+    /** Whether an entry is its feed's latest as it stands: it starts no more than 24 hours after {@code now}. */
+    private static boolean believable(StoredRecord entry, long now) {
+        return entry.start() <= now + MAX_LOOKAHEAD_MS;
     }
 
     /**
@@ -70,9 +74,9 @@ final class LatestFinder {
         List<Optional<StoredRecord>> found = new ArrayList<>(entries.size());
         List<Integer> ahead = new ArrayList<>();
         List<Callable<Optional<StoredRecord>>> reads = new ArrayList<>();
-        long horizon = clock.millis() + MAX_LOOKAHEAD_MS;
+        long now = clock.millis();
         for (StoredRecord entry : entries) {
-            if (entry.start() <= horizon) {
+            if (believable(entry, now)) {
                 found.add(Optional.of(entry));
             } else {
                 ahead.add(found.size());

@@ -41,7 +41,11 @@ public final class QueryPriming {
     private QueryPriming() {
     }
 
-    /** @param statuses receives the status of each request's answer, in order */
+    /**
+     * The priming of the API {@code config} builds.
+     *
+     * @param statuses receives the status of each request's answer, in order
+     */
     public static Priming of(QueryConfig config, IntConsumer statuses) {
         return new Priming(ANSWERS, factory -> run(config, factory, statuses));
     }

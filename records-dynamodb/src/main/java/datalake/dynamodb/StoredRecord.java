@@ -1,12 +1,14 @@
 package datalake.dynamodb;
 
 import datalake.records.Keys;
+import datalake.records.Record;
 import datalake.records.Times;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.DateTimeException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -30,6 +32,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public record StoredRecord(long bucket, String what, String where, String id, String rangeKey, String url,
         long start, Long end, Long createTime, String workId, Map<String, AttributeValue> item) {
+
+    /** A record of ours as the latest table stores it. */
+    public static StoredRecord ofLatest(Record record) {
+        return fromItem(RecordItems.toLatestItem(record));
+    }
 
     /** Reads an item of the records or the latest table; {@link UnreadableItemException} says what is missing. */
     public static StoredRecord fromItem(Map<String, AttributeValue> item) {
@@ -88,6 +95,12 @@ public record StoredRecord(long bucket, String what, String where, String id, St
     /** The end of the file's time range, or its start when it is an instant. */
     public long endOrStart() {
         return end == null ? start : end;
+    }
+
+    /** Whether both items are of the same file: same url, range_key, create_time (or none) and metadata. */
+    public boolean sameFile(StoredRecord other) {
+        return url.equals(other.url) && rangeKey.equals(other.rangeKey) && Objects.equals(createTime, other.createTime)
+                && metadata().equals(other.metadata());
     }
 
     /** Whether this file is newer than another for "latest": greater start, then greater create_time. */
